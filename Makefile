@@ -1,0 +1,42 @@
+# xrbench: every target installs what it needs on a fresh machine.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-12)
+
+.PHONY: setup run run-quick test test-all bench lint clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	# The CPU wheel of torch 2.13.0 first: any other version pulls a multi-GB CUDA build.
+	$(PY) -m pip install -q torch==2.13.0
+	$(PY) -m pip install -q -e '.[embeddings,dev]'
+	rm -f $(VENV)/.installed-* && touch $@
+
+run: setup
+	$(VENV)/bin/xrbench run
+
+run-quick: setup
+	$(VENV)/bin/xrbench run --quick
+
+# The representative suite (slow tests excluded). pytest exits 5 when it collects nothing: that is a failure here.
+test: setup
+	$(PY) -m pytest -m "not slow" -q; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "error: no tests were collected"; exit 1; fi; exit $$rc
+
+test-all: setup
+	$(PY) -m pytest -q
+
+bench: setup
+	$(PY) benchmarks/bench_context.py
+
+lint: setup
+	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff format --check src tests benchmarks
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache runs

@@ -1,0 +1,1 @@
+"""Run store: atomic writes, run directories and provenance."""
