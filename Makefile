@@ -5,9 +5,21 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-12)
 
-.PHONY: setup run run-quick test test-all bench lint clean
+.PHONY: setup web chromium run run-quick test test-all bench lint clean
 
-setup: $(STAMP)
+setup: $(STAMP) web chromium
+
+# Pinned web dependencies (xrblocks, three, iwer, ...) from package-lock.json.
+web: node_modules/.installed
+node_modules/.installed: package-lock.json
+	@if [ -f package-lock.json ]; then npm ci --no-audit --no-fund --loglevel=error && touch $@; fi
+
+# Debian's Chromium when no browser is configured (XRBENCH_CHROMIUM) or installed.
+chromium:
+	@if [ -z "$$XRBENCH_CHROMIUM" ] && ! command -v chromium >/dev/null 2>&1; then \
+	  echo "installing Debian's chromium"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	fi
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
