@@ -22,24 +22,84 @@ def test_lift_evaluate_run(tiny_dir, tmp_path):
     out = tmp_path / "eval.json"
     r = runner.invoke(
         app,
-        ["context", "evaluate", "--data", str(tiny_dir), "--task", "next", "--method", "popularity",
-         "--folds", "3", "--k", "3", "--out", str(out)],
+        [
+            "context",
+            "evaluate",
+            "--data",
+            str(tiny_dir),
+            "--task",
+            "next",
+            "--method",
+            "popularity",
+            "--folds",
+            "3",
+            "--k",
+            "3",
+            "--out",
+            str(out),
+        ],
     )
     assert r.exit_code == 0, r.output
     res = json.loads(out.read_text())
     assert res["task"] == "next" and res["method"] == "popularity" and res["k"] == 3
-    assert set(res["aggregate"]) >= {"records", "scenarios", "cost", "manual_cost", "reduction_pct", "recall",
-                                     "precision", "f1", "hit", "ndcg"}
-    assert set(res["records"][0]) >= {"scenario_id", "user", "task", "environment", "step", "history", "targets",
-                                      "suggestions", "cost", "manual_cost", "recall", "precision", "f1", "hit", "ndcg"}
+    assert set(res["aggregate"]) >= {
+        "records",
+        "scenarios",
+        "cost",
+        "manual_cost",
+        "reduction_pct",
+        "recall",
+        "precision",
+        "f1",
+        "hit",
+        "ndcg",
+    }
+    assert set(res["records"][0]) >= {
+        "scenario_id",
+        "user",
+        "task",
+        "environment",
+        "step",
+        "history",
+        "targets",
+        "suggestions",
+        "cost",
+        "manual_cost",
+        "recall",
+        "precision",
+        "f1",
+        "hit",
+        "ndcg",
+    }
 
     run_dir = tmp_path / "run"
-    args = ["context", "run", "--data", str(tiny_dir), "--methods", "manual,popularity", "--methods", "oracle",
-            "--folds", "3", "--out", str(run_dir)]
+    args = [
+        "context",
+        "run",
+        "--data",
+        str(tiny_dir),
+        "--methods",
+        "manual,popularity",
+        "--methods",
+        "oracle",
+        "--folds",
+        "3",
+        "--out",
+        str(run_dir),
+    ]
     r = runner.invoke(app, args)
     assert r.exit_code == 0, r.output
-    for name in ("table_initial.md", "table_initial.csv", "table_next.md", "table_next.csv", "lift.json",
-                 "summary.json", "figures/lift_distribution.png", "initial/oracle.json", "next/popularity.json"):
+    for name in (
+        "table_initial.md",
+        "table_initial.csv",
+        "table_next.md",
+        "table_next.csv",
+        "lift.json",
+        "summary.json",
+        "figures/lift_distribution.png",
+        "initial/oracle.json",
+        "next/popularity.json",
+    ):
         assert (run_dir / name).exists(), name
     assert list((run_dir / "figures").glob("example_*.png"))
     table = (run_dir / "table_initial.md").read_text()
@@ -54,7 +114,9 @@ def test_lift_evaluate_run(tiny_dir, tmp_path):
 
 def test_llm_method_without_provider_is_skipped(tiny_dir, tmp_path):
     out = tmp_path / "z.json"
-    r = runner.invoke(app, ["context", "evaluate", "--data", str(tiny_dir), "--method", "zeroshot-llm", "--out", str(out)])
+    r = runner.invoke(
+        app, ["context", "evaluate", "--data", str(tiny_dir), "--method", "zeroshot-llm", "--out", str(out)]
+    )
     assert r.exit_code == 0
     assert "skipped: no provider configured" in r.output
     assert json.loads(out.read_text())["skipped"].startswith("no provider configured")
@@ -73,14 +135,40 @@ def test_bad_input_is_one_line_without_traceback(tiny_dir, tmp_path):
     assert r.exit_code == 2 and "unknown method 'nope'" in r.output
     bad_cost = tmp_path / "cost.toml"
     bad_cost.write_text("scan_items = 1\n")
-    r = runner.invoke(app, ["context", "evaluate", "--data", str(tiny_dir), "--method", "manual",
-                            "--cost-config", str(bad_cost), "--out", str(tmp_path / "y.json")])
+    r = runner.invoke(
+        app,
+        [
+            "context",
+            "evaluate",
+            "--data",
+            str(tiny_dir),
+            "--method",
+            "manual",
+            "--cost-config",
+            str(bad_cost),
+            "--out",
+            str(tmp_path / "y.json"),
+        ],
+    )
     assert r.exit_code == 2 and "scan_items: unknown cost parameter" in r.output
 
 
 def test_simulate_command(tmp_path):
-    r = runner.invoke(app, ["context", "simulate", "--users", "5", "--scenarios", "12", "--seed", "3",
-                            "--out", str(tmp_path / "sim")])
+    r = runner.invoke(
+        app,
+        [
+            "context",
+            "simulate",
+            "--users",
+            "5",
+            "--scenarios",
+            "12",
+            "--seed",
+            "3",
+            "--out",
+            str(tmp_path / "sim"),
+        ],
+    )
     assert r.exit_code == 0, r.output
     assert "5 users, 12 scenarios" in r.output
     r = runner.invoke(app, ["context", "validate", "--data", str(tmp_path / "sim")])

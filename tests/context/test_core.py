@@ -155,6 +155,8 @@ def test_catalog_validation_lines(tiny_dir):
         Catalog.from_dict(raw, source="catalog.json")
     text = str(e.value)
     assert "catalog.json: apps[0]: facets: app 'music' has 2 entry facets" in text
-    assert "catalog.json: apps[1].facets[1]: capabilities[2]: 'open_missing' opens missing facet 'recipes.missing'" in text
+    assert (
+        "catalog.json: apps[1].facets[1]: capabilities[2]: 'open_missing' opens missing facet 'recipes.missing'" in text
+    )
     assert "catalog.json: apps[1].facets[5]: id: facet 'recipes.orphan' is not reachable" in text
     assert "catalog.json: apps[2].facets[2]: id: duplicate facet id 'clock.set_timer'" in text

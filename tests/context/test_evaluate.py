@@ -64,16 +64,49 @@ def test_records_recompute_from_their_own_fields(ds):
 
 
 def test_next_target_next_scores_only_the_next_facet(ds):
-    result = evaluate(ds, create_method("oracle"), "oracle", MenuCostModel(ds.catalog), EvalConfig("next", next_target="next"))
+    result = evaluate(
+        ds,
+        create_method("oracle"),
+        "oracle",
+        MenuCostModel(ds.catalog),
+        EvalConfig("next", next_target="next"),
+    )
     assert all(len(r["targets"]) == 1 for r in result["records"])
     assert result["aggregate"]["hit"] == 1.0
 
 
 def test_scenario_weighting(ds):
     recs = [
-        {"scenario_id": "a", "cost": 1.0, "manual_cost": 2.0, "recall": 1, "precision": 0, "f1": 0, "hit": 1, "ndcg": 0},
-        {"scenario_id": "a", "cost": 3.0, "manual_cost": 2.0, "recall": 0, "precision": 0, "f1": 0, "hit": 0, "ndcg": 0},
-        {"scenario_id": "b", "cost": 6.0, "manual_cost": 4.0, "recall": 1, "precision": 0, "f1": 0, "hit": 1, "ndcg": 0},
+        {
+            "scenario_id": "a",
+            "cost": 1.0,
+            "manual_cost": 2.0,
+            "recall": 1,
+            "precision": 0,
+            "f1": 0,
+            "hit": 1,
+            "ndcg": 0,
+        },
+        {
+            "scenario_id": "a",
+            "cost": 3.0,
+            "manual_cost": 2.0,
+            "recall": 0,
+            "precision": 0,
+            "f1": 0,
+            "hit": 0,
+            "ndcg": 0,
+        },
+        {
+            "scenario_id": "b",
+            "cost": 6.0,
+            "manual_cost": 4.0,
+            "recall": 1,
+            "precision": 0,
+            "f1": 0,
+            "hit": 1,
+            "ndcg": 0,
+        },
     ]
     agg = aggregate(recs)
     assert agg["cost"] == pytest.approx((2.0 + 6.0) / 2)

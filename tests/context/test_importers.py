@@ -252,9 +252,7 @@ def test_minexr_layout_widget_missing_from_widgets_csv(minexr_copy: dict[str, Pa
     lay.write_text(json.dumps(raw))
     with pytest.raises(ValidationError) as exc:
         run_minexr(minexr_copy)
-    assert problems_of(exc) == [
-        f"{lay}: layout 'P02_Kitchen_Cooking': 977: widget '977' has no row in widgets.csv"
-    ]
+    assert problems_of(exc) == [f"{lay}: layout 'P02_Kitchen_Cooking': 977: widget '977' has no row in widgets.csv"]
 
 
 def test_minexr_widget_context_must_match_layout_key(minexr_copy: dict[str, Path]) -> None:
@@ -382,14 +380,10 @@ def test_csv_scenario_column() -> None:
 
 def test_csv_scenario_context_must_be_consistent(tmp_path: Path) -> None:
     path = tmp_path / "u.csv"
-    path.write_text(
-        (GENERIC / "usage.csv").read_text().replace("s4,P1,cooking,kitchen", "s1,P1,cooking,garden")
-    )
+    path.write_text((GENERIC / "usage.csv").read_text().replace("s4,P1,cooking,kitchen", "s1,P1,cooking,garden"))
     with pytest.raises(ValidationError) as exc:
         usage(path=path, scenario_col="session")
-    assert problems_of(exc) == [
-        f"{path}: line 10: place: scenario 's1' has place 'garden' here but another on line 2"
-    ]
+    assert problems_of(exc) == [f"{path}: line 10: place: scenario 's1' has place 'garden' here but another on line 2"]
 
 
 def test_csv_flat_catalog_structure() -> None:
@@ -474,8 +468,7 @@ def test_csv_row_problems(tmp_path: Path) -> None:
     assert problems_of(exc) == [
         f"{path}: line 3: task: empty value",
         f"{path}: line 4: t: 'yesterday' is not a number or an ISO-8601 time",
-        f"{path}: line 5: t: '2024-01-01' is an ISO-8601 time but line 2 has a number;"
-        " use one kind of time per file",
+        f"{path}: line 5: t: '2024-01-01' is an ISO-8601 time but line 2 has a number; use one kind of time per file",
         f"{path}: line 6: item: item '.notes' has an empty part before or after its first '.'",
         f"{path}: line 7: expected 5 fields, found 3",
         f"{path}: line 9: item: item 'mail' and 'items.mail' (line 8) both become facet 'items.mail'",
@@ -492,9 +485,7 @@ def test_csv_header_and_argument_problems(tmp_path: Path) -> None:
     ]
     with pytest.raises(ValidationError) as exc:
         usage(extra_cols=["step"])
-    assert problems_of(exc) == [
-        f"{f}: --extra-col: 'step' is a reserved events.csv column name; rename that column"
-    ]
+    assert problems_of(exc) == [f"{f}: --extra-col: 'step' is a reserved events.csv column name; rename that column"]
     empty = tmp_path / "empty.csv"
     empty.write_text("\n")
     with pytest.raises(ValidationError, match="empty file"):
@@ -507,9 +498,7 @@ def test_csv_roundtrip_with_extras(tmp_path: Path) -> None:
     ds = usage(scenario_col="session", extra_cols=["mood"])
     ds.save(tmp_path / "out")
     loaded = Dataset.load(tmp_path / "out")
-    assert [(s.id, s.facets, s.extra) for s in loaded.scenarios] == [
-        (s.id, s.facets, s.extra) for s in ds.scenarios
-    ]
+    assert [(s.id, s.facets, s.extra) for s in loaded.scenarios] == [(s.id, s.facets, s.extra) for s in ds.scenarios]
     assert loaded.extra_columns == ("mood",)
     assert loaded.catalog.to_dict() == ds.catalog.to_dict()
 
@@ -602,10 +591,7 @@ def test_cli_errors_exit_2_without_traceback(cli: typer.Typer, tmp_path: Path) -
     ]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2
-    assert (
-        result.stderr.strip()
-        == f"{GENERIC / 'usage.csv'}: line 1: header: no column 'who' (given by --user-col)"
-    )
+    assert result.stderr.strip() == f"{GENERIC / 'usage.csv'}: line 1: header: no column 'who' (given by --user-col)"
     assert "Traceback" not in result.output
     assert not (tmp_path / "ds").exists()
 

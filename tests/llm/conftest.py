@@ -10,11 +10,29 @@ from llm_fakes import FakeServer, gemini_default, openai_default, serve
 
 # Variables that would change provider resolution or route localhost through a proxy.
 _ENV_VARS = (
-    "XRBENCH_PROVIDER", "XRBENCH_MODEL", "XRBENCH_BASE_URL", "XRBENCH_REPLAY", "XRBENCH_RECORD",
-    "XRBENCH_CACHE_DIR", "GEMINI_API_KEY", "GOOGLE_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL",
-    "GOOGLE_GEMINI_BASE_URL", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_API_VERSION",
-    "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID",
-    "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy",
+    "XRBENCH_PROVIDER",
+    "XRBENCH_MODEL",
+    "XRBENCH_BASE_URL",
+    "XRBENCH_REPLAY",
+    "XRBENCH_RECORD",
+    "XRBENCH_CACHE_DIR",
+    "GEMINI_API_KEY",
+    "GOOGLE_API_KEY",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "GOOGLE_GEMINI_BASE_URL",
+    "GOOGLE_GENAI_USE_VERTEXAI",
+    "GOOGLE_GENAI_API_VERSION",
+    "GOOGLE_CLOUD_PROJECT",
+    "GOOGLE_CLOUD_LOCATION",
+    "OPENAI_ORG_ID",
+    "OPENAI_PROJECT_ID",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "ALL_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "all_proxy",
 )
 
 

@@ -69,8 +69,10 @@ def test_plain_text_settings_omit_json(gemini_server: FakeServer) -> None:
 
 
 def test_thoughts_are_counted_but_not_returned(gemini_server: FakeServer) -> None:
-    gemini_server.queue(200, gemini_response("42", prompt_tokens=9, output_tokens=2, thoughts_tokens=30,
-                                             thought="Let me think..."))
+    gemini_server.queue(
+        200,
+        gemini_response("42", prompt_tokens=9, output_tokens=2, thoughts_tokens=30, thought="Let me think..."),
+    )
     out = make_llm(gemini_server).complete([Message("user", "6*7?")])
     assert out.text == "42"
     assert (out.usage.input_tokens, out.usage.output_tokens, out.usage.reasoning_tokens) == (9, 2, 30)
@@ -83,7 +85,8 @@ def test_images_are_inline_bytes(gemini_server: FakeServer) -> None:
     parts = gemini_server.last.body["contents"][0]["parts"]
     assert parts[0] == {"text": "Describe"}
     inline = parts[1]["inlineData"]
-    assert inline["mimeType"] == "image/png"
+    # google-genai 3.x writes this one field in snake_case; the API's proto JSON accepts both spellings.
+    assert inline.get("mimeType", inline.get("mime_type")) == "image/png"
     assert base64.b64decode(inline["data"]) == png
 
 
@@ -102,9 +105,17 @@ def test_images_are_inline_bytes(gemini_server: FakeServer) -> None:
 def test_reasoning_maps_to_thinking_config(
     gemini_server: FakeServer, model: str, reasoning: str | int, expected: dict[str, object]
 ) -> None:
-    make_llm(gemini_server, model=model).complete([Message("user", "x")], GenerationSettings(reasoning=reasoning))
+    llm = make_llm(gemini_server, model=model)
+    llm.complete([Message("user", "x")], GenerationSettings(reasoning=reasoning))
     assert gemini_server.last.path == f"/v1beta/models/{model}:generateContent"
-    assert gemini_server.last.body["generationConfig"]["thinkingConfig"] == expected
+    sent = gemini_server.last.body["generationConfig"]["thinkingConfig"]
+    # google-genai 3.x writes nested config fields in snake_case; the API's proto JSON accepts both.
+    assert {_camel(k): v for k, v in sent.items()} == expected
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(w.title() for w in rest)
 
 
 def test_unknown_reasoning_level_is_rejected() -> None:
@@ -124,8 +135,8 @@ def test_rate_limit_is_retried(gemini_server: FakeServer) -> None:
 
 def test_invalid_api_key_is_auth_error(gemini_server: FakeServer) -> None:
     details = [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "API_KEY_INVALID"}]
-    gemini_server.queue(400, gemini_error(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.",
-                                          details))
+    message = "API key not valid. Please pass a valid API key."
+    gemini_server.queue(400, gemini_error(400, "INVALID_ARGUMENT", message, details))
     with pytest.raises(AuthError):
         make_llm(gemini_server).complete([Message("user", "x")])
     assert len(gemini_server.requests) == 1

@@ -114,7 +114,8 @@ def test_rate_limit_is_retried(openai_server: FakeServer) -> None:
 
 
 def test_auth_error_is_not_retried(openai_server: FakeServer) -> None:
-    openai_server.queue(401, openai_error("Incorrect API key provided", "invalid_request_error", "invalid_api_key"))
+    body = openai_error("Incorrect API key provided", "invalid_request_error", "invalid_api_key")
+    openai_server.queue(401, body)
     with pytest.raises(AuthError) as info:
         make_llm(openai_server).complete(HELLO)
     assert info.value.status == 401

@@ -49,7 +49,9 @@ def simulate(
     w_env: Annotated[float, typer.Option("--w-env", help="Weight of the environment's typical facets")] = 0.20,
     mean_facets: Annotated[float, typer.Option("--mean-facets")] = 6.2,
     catalog: Annotated[Path | None, typer.Option("--catalog", help="Facet catalog (default: bundled)")] = None,
-    profiles: Annotated[Path | None, typer.Option("--profiles", help="Task/environment profiles (default: bundled)")] = None,
+    profiles: Annotated[
+        Path | None, typer.Option("--profiles", help="Task/environment profiles (default: bundled)")
+    ] = None,
 ) -> None:
     """Generate a MineXR-shaped synthetic dataset."""
     from xrbench.context.catalog import Catalog
@@ -57,7 +59,15 @@ def simulate(
 
     cat = Catalog.load(catalog or DATA_DIR / "catalog.json")
     prof = load_profiles(profiles, cat)
-    config = SimConfig(users=users, scenarios=scenarios, seed=seed, w_user=w_user, w_task=w_task, w_env=w_env, mean_facets=mean_facets)
+    config = SimConfig(
+        users=users,
+        scenarios=scenarios,
+        seed=seed,
+        w_user=w_user,
+        w_task=w_task,
+        w_env=w_env,
+        mean_facets=mean_facets,
+    )
     dataset = simulate(config, cat, prof)
     dataset.save(out)
     envs = len({s.environment for s in dataset.scenarios})
@@ -129,7 +139,10 @@ def evaluate(
     if getattr(m, "needs_provider", False):
         llm, reason = resolve_provider(provider, model, base_url, replay)
         if llm is None:
-            atomic_write_json(out, {"task": task, "method": method, "k": k, "skipped": reason, "aggregate": None, "records": []})
+            atomic_write_json(
+                out,
+                {"task": task, "method": method, "k": k, "skipped": reason, "aggregate": None, "records": []},
+            )
             console.print(f"skipped: {reason}")
             return
         m.llm = llm
@@ -173,7 +186,15 @@ def run_context(
         raise UserError(f"--example: no scenario {example!r} in {data}")
     with progress_bars() as start:
         return run_experiments(
-            ds, chosen, out, cost, EvalConfig("initial", k, folds, seed), llm=llm, skip_reason=reason, progress=start, example=example
+            ds,
+            chosen,
+            out,
+            cost,
+            EvalConfig("initial", k, folds, seed),
+            llm=llm,
+            skip_reason=reason,
+            progress=start,
+            example=example,
         )
 
 
@@ -208,7 +229,20 @@ def run(
     replay: ReplayOpt = None,
 ) -> None:
     """Run all three experiments; write paper-shaped tables (Markdown, CSV) and figures (PNG)."""
-    result = run_context(out, data, split_list(methods), k, folds, seed, cost_config, example, provider, model, base_url, replay)
+    result = run_context(
+        out,
+        data,
+        split_list(methods),
+        k,
+        folds,
+        seed,
+        cost_config,
+        example,
+        provider,
+        model,
+        base_url,
+        replay,
+    )
     print_run(result)
 
 

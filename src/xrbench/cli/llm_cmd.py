@@ -69,9 +69,7 @@ def ask(
     base_url: BaseUrlOpt = None,
     replay: ReplayOpt = None,
     system: Annotated[str | None, typer.Option("--system", help="System instruction")] = None,
-    image: Annotated[
-        list[Path] | None, typer.Option("--image", help="Attach an image (PNG/JPEG); repeatable")
-    ] = None,
+    image: Annotated[list[Path] | None, typer.Option("--image", help="Attach an image (PNG/JPEG); repeatable")] = None,
     temperature: Annotated[float, typer.Option("--temperature")] = GenerationSettings.temperature,
     max_output_tokens: Annotated[int | None, typer.Option("--max-output-tokens")] = None,
     reasoning: Annotated[

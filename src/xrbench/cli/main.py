@@ -33,7 +33,9 @@ def run(
     """The default end-to-end job on bundled data, offline. Today: the ContextXR experiments."""
     out = out or Path("runs") / "run" / datetime.now().strftime("%Y%m%d-%H%M%S")
     folds = 3 if quick else 5
-    result = context_cmd.run_context(out / "context", folds=folds, provider=provider, model=model, base_url=base_url, replay=replay)
+    result = context_cmd.run_context(
+        out / "context", folds=folds, provider=provider, model=model, base_url=base_url, replay=replay
+    )
     console.rule("ContextXR (bundled synthetic dataset)")
     context_cmd.print_run(result)
 

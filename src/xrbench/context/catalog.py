@@ -122,9 +122,7 @@ class Catalog:
                 where = f"{where_app}.facets[{fi}]"
                 prefix = app.id + "."
                 if not facet.id.startswith(prefix) or len(facet.id) == len(prefix):
-                    problems.append(
-                        Problem(src, where, "id", f"facet id {facet.id!r} must be '{app.id}.<facet_key>'")
-                    )
+                    problems.append(Problem(src, where, "id", f"facet id {facet.id!r} must be '{app.id}.<facet_key>'"))
                 if facet.id in self.facets:
                     problems.append(Problem(src, where, "id", f"duplicate facet id {facet.id!r}"))
                     continue
@@ -147,7 +145,7 @@ class Catalog:
                 targets = []
                 for ci, cap in enumerate(facet.capabilities):
                     if cap.startswith(NAV_PREFIX):
-                        target = f"{app.id}.{cap[len(NAV_PREFIX):]}"
+                        target = f"{app.id}.{cap[len(NAV_PREFIX) :]}"
                         if target not in self.facets or self.app_of[target] != app.id:
                             problems.append(
                                 Problem(

@@ -82,9 +82,7 @@ class MenuCostModel:
         for f in parts["A"]:
             app = cat.app_of[f]
             via_back = p.back + p.nav_step * cat.nav(f)
-            cost += min(
-                min(p.nav_step * cat.dist(g, f), via_back) for g in suggestions if cat.app_of[g] == app
-            )
+            cost += min(min(p.nav_step * cat.dist(g, f), via_back) for g in suggestions if cat.app_of[g] == app)
         if parts["M"]:
             cost += p.open_menu + sum(self._manual_one(f) for f in parts["M"])
         return cost
@@ -101,10 +99,7 @@ def load_cost_params(path: str | Path | None) -> MenuCostParams:
     except FileNotFoundError:
         raise ValidationError([Problem(name, "", "", "file not found")]) from None
     try:
-        if path.suffix.lower() == ".toml":
-            data = tomllib.loads(text)
-        else:
-            data = yaml.safe_load(text) or {}
+        data = tomllib.loads(text) if path.suffix.lower() == ".toml" else (yaml.safe_load(text) or {})
     except (tomllib.TOMLDecodeError, yaml.YAMLError) as e:
         raise ValidationError([Problem(name, "", "", f"cannot parse: {e}".splitlines()[0])]) from None
     if not isinstance(data, dict):

@@ -110,7 +110,15 @@ def events_to_csv(scenarios: list[Scenario], extra_columns: tuple[str, ...] = ()
     for s in scenarios:
         for step, facet in enumerate(s.facets):
             writer.writerow(
-                [s.id, s.user, s.task, s.environment, step, facet, *(s.extra.get(c, "") for c in extra_columns)]
+                [
+                    s.id,
+                    s.user,
+                    s.task,
+                    s.environment,
+                    step,
+                    facet,
+                    *(s.extra.get(c, "") for c in extra_columns),
+                ]
             )
     return buf.getvalue()
 
@@ -146,9 +154,7 @@ def read_events(path: Path, catalog: Catalog) -> tuple[list[Scenario], tuple[str
             if not row or all(not c.strip() for c in row):
                 continue
             if len(row) != len(header):
-                problems.append(
-                    Problem(name, f"line {lineno}", "", f"expected {len(header)} fields, found {len(row)}")
-                )
+                problems.append(Problem(name, f"line {lineno}", "", f"expected {len(header)} fields, found {len(row)}"))
                 continue
             get = {h: row[i].strip() for h, i in idx.items()}
             bad = False
@@ -194,7 +200,5 @@ def read_events(path: Path, catalog: Catalog) -> tuple[list[Scenario], tuple[str
             if facet not in ordered:
                 ordered.append(facet)
         ctx = contexts[sid][0]
-        scenarios.append(
-            Scenario(sid, ctx[0], ctx[1], ctx[2], tuple(ordered), dict(zip(extra, ctx[3:], strict=True)))
-        )
+        scenarios.append(Scenario(sid, ctx[0], ctx[1], ctx[2], tuple(ordered), dict(zip(extra, ctx[3:], strict=True))))
     return scenarios, extra

@@ -173,7 +173,9 @@ def aggregate(records: Sequence[dict]) -> dict:
     agg: dict = {"records": len(records), "scenarios": len(per)}
     for k in keys:
         agg[k] = fmean(p[k] for p in per) if per else 0.0
-    agg["reduction_pct"] = 100.0 * (agg["cost"] - agg["manual_cost"]) / agg["manual_cost"] if agg["manual_cost"] else 0.0
+    agg["reduction_pct"] = (
+        100.0 * (agg["cost"] - agg["manual_cost"]) / agg["manual_cost"] if agg["manual_cost"] else 0.0
+    )
     agg["failed"] = sum(1 for r in records if "error" in r)
     return agg
 

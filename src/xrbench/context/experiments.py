@@ -90,7 +90,12 @@ def run_experiments(
     tables_md = {task: (out / f"table_{task}.md").read_text() for task in ("initial", "next")}
     summary = {
         "dataset": {"name": dataset.name, "synthetic": dataset.synthetic, "checksum": dataset.checksum()},
-        "config": {"k": config.k, "folds": config.folds, "seed": config.seed, "next_target": config.next_target},
+        "config": {
+            "k": config.k,
+            "folds": config.folds,
+            "seed": config.seed,
+            "next_target": config.next_target,
+        },
         "lift_distribution": lift["distribution"],
         "aggregates": {t: {m: r["aggregate"] for m, r in res.items()} for t, res in results.items()},
         "skipped": skipped,
@@ -163,12 +168,30 @@ def _write_tables(task: str, results: dict[str, dict], out: Path, dataset: Datas
     md.extend(["", note, ""])
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["method", "scenarios", "records", "cost", "manual_cost", "reduction_pct", "recall", "precision", "f1", "hit", "ndcg", "failed"])
+    writer.writerow(
+        [
+            "method",
+            "scenarios",
+            "records",
+            "cost",
+            "manual_cost",
+            "reduction_pct",
+            "recall",
+            "precision",
+            "f1",
+            "hit",
+            "ndcg",
+            "failed",
+        ]
+    )
     for name, r in results.items():
         a = r["aggregate"]
         writer.writerow(
             [name, a["scenarios"], a["records"]]
-            + [f"{a[x]:.6f}" for x in ("cost", "manual_cost", "reduction_pct", "recall", "precision", "f1", "hit", "ndcg")]
+            + [
+                f"{a[x]:.6f}"
+                for x in ("cost", "manual_cost", "reduction_pct", "recall", "precision", "f1", "hit", "ndcg")
+            ]
             + [a.get("failed", 0)]
         )
     atomic_write_text(out / f"table_{task}.md", "\n".join(md))

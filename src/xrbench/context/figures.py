@@ -7,11 +7,17 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
-from xrbench.context.catalog import Catalog  # noqa: E402
+from xrbench.context.catalog import Catalog
 
-COLORS = {"user": "#4C72B0", "task": "#DD8452", "environment": "#55A868", "mixed": "#8172B3", "none": "#937860"}
+COLORS = {
+    "user": "#4C72B0",
+    "task": "#DD8452",
+    "environment": "#55A868",
+    "mixed": "#8172B3",
+    "none": "#937860",
+}
 
 
 def lift_figure(lift: dict, catalog: Catalog, path: Path, title_suffix: str = "") -> Path:

@@ -187,9 +187,7 @@ class _Table:
         for lineno, cells in self.rows:
             if isinstance(cells, int):
                 problems.append(
-                    Problem(
-                        self.file, f"line {lineno}", "", f"expected {len(self.header)} fields, found {cells}"
-                    )
+                    Problem(self.file, f"line {lineno}", "", f"expected {len(self.header)} fields, found {cells}")
                 )
             else:
                 yield lineno, cells
@@ -259,9 +257,7 @@ class _TimeKind:
     def check(self, file: str, lineno: int, column: str, text: str, problems: list[Problem]) -> float | None:
         parsed = parse_time(text)
         if parsed is None:
-            problems.append(
-                Problem(file, f"line {lineno}", column, f"{text!r} is not a number or an ISO-8601 time")
-            )
+            problems.append(Problem(file, f"line {lineno}", column, f"{text!r} is not a number or an ISO-8601 time"))
             return None
         kind, value = parsed
         if self.kind is None:
@@ -354,9 +350,7 @@ def import_minexr(
     if problems:
         raise ValidationError(problems)
     if not scenarios:
-        raise ValidationError(
-            [Problem(layouts_file, "", "", "no layout has an annotated widget: nothing to import")]
-        )
+        raise ValidationError([Problem(layouts_file, "", "", "no layout has an annotated widget: nothing to import")])
     meta = {
         "name": name,
         "source": "minexr",
@@ -419,16 +413,12 @@ def _minexr_layouts(path: Path, problems: list[Problem]) -> list[tuple[str, list
         problems.append(Problem(name, f"line {e.lineno}", "", f"invalid JSON: {e.msg}"))
         return None
     if not isinstance(raw, dict):
-        problems.append(
-            Problem(name, "", "", "expected an object keyed by '{participant}_{environment}_{task}'")
-        )
+        problems.append(Problem(name, "", "", "expected an object keyed by '{participant}_{environment}_{task}'"))
         return None
     layouts = []
     for key, widgets in raw.items():
         if not isinstance(widgets, dict):
-            problems.append(
-                Problem(name, f"layout {key!r}", "", "expected an object mapping widget ids to transforms")
-            )
+            problems.append(Problem(name, f"layout {key!r}", "", "expected an object mapping widget ids to transforms"))
             continue
         layouts.append((key.strip(), [str(w).strip() for w in widgets]))
     return layouts
@@ -499,9 +489,7 @@ def _minexr_annotations(
             continue
         first_line[anchor] = lineno
         if widgets is not None and anchor not in widgets:
-            problems.append(
-                Problem(table.file, where, aname, f"no widget with anchor id {anchor!r} in widgets.csv")
-            )
+            problems.append(Problem(table.file, where, aname, f"no widget with anchor id {anchor!r} in widgets.csv"))
         ids = [f.strip() for f in cells[fcol].split(";") if f.strip()]
         bad = False
         for fid in ids:
@@ -528,9 +516,7 @@ def _layout_context(
     for wid in widget_ids:
         rows = index.get(wid)
         if not rows:
-            problems.append(
-                Problem(layouts_file, f"layout {key!r}", wid, f"widget {wid!r} has no row in widgets.csv")
-            )
+            problems.append(Problem(layouts_file, f"layout {key!r}", wid, f"widget {wid!r} has no row in widgets.csv"))
             ok = False
             continue
         match = next((r for r in rows if f"{r[1]}_{r[2]}_{r[3]}" == key), None)
@@ -553,9 +539,7 @@ def _layout_context(
         parts = key.split("_", 2)
         if len(parts) != 3 or not all(parts):
             problems.append(
-                Problem(
-                    layouts_file, f"layout {key!r}", "", "key is not '{participant}_{environment}_{task}'"
-                )
+                Problem(layouts_file, f"layout {key!r}", "", "key is not '{participant}_{environment}_{task}'")
             )
             return None
         ctx = (parts[0], parts[1], parts[2])
@@ -669,13 +653,9 @@ def import_csv(
         count = header.count(col)
         if count == 0:
             role = next((r for r, c in roles.items() if c == col), "--extra-col")
-            problems.append(
-                Problem(file, f"line {header_line}", "header", f"no column {col!r} (given by {role})")
-            )
+            problems.append(Problem(file, f"line {header_line}", "header", f"no column {col!r} (given by {role})"))
         elif count > 1:
-            problems.append(
-                Problem(file, f"line {header_line}", "header", f"column {col!r} appears {count} times")
-            )
+            problems.append(Problem(file, f"line {header_line}", "header", f"column {col!r} appears {count} times"))
     if problems:
         raise ValidationError(problems)
     idx = {h: i for i, h in enumerate(header)}
@@ -764,9 +744,7 @@ def import_csv(
         ordered = _ordered_unique(f for _, _, f in sorted(evs))
         repeats += len(evs) - len(ordered)
         ctx = contexts[sid][0]
-        scenarios.append(
-            Scenario(sid, ctx[0], ctx[1], ctx[2], ordered, dict(zip(extras, ctx[3:], strict=True)))
-        )
+        scenarios.append(Scenario(sid, ctx[0], ctx[1], ctx[2], ordered, dict(zip(extras, ctx[3:], strict=True))))
     if cat is None:
         cat = flat_catalog(facet_of.values(), source=f"flat catalog from {file}")
     meta = {

@@ -86,6 +86,4 @@ class Provider(Protocol):
 
     name: str
 
-    def complete(
-        self, messages: list[Message], *, model: str, settings: GenerationSettings
-    ) -> Completion: ...
+    def complete(self, messages: list[Message], *, model: str, settings: GenerationSettings) -> Completion: ...

@@ -95,9 +95,7 @@ class LLM:
         self.max_retries = max_retries
         self.retry_wait = (float(lo), float(hi))
         cacheable = getattr(provider, "cacheable", True)
-        self.cache_dir: Path | None = (
-            Path(cache_dir).expanduser() if cache_dir is not None and cacheable else None
-        )
+        self.cache_dir: Path | None = Path(cache_dir).expanduser() if cache_dir is not None and cacheable else None
         self._key_locks = _KeyLocks()
 
     @property
@@ -125,9 +123,7 @@ class LLM:
         """The cache / recording key this client uses for a request."""
         return request_key(self.provider, self.model, list(messages), settings)
 
-    def complete(
-        self, messages: Sequence[Message], settings: GenerationSettings = GenerationSettings()
-    ) -> Completion:
+    def complete(self, messages: Sequence[Message], settings: GenerationSettings = GenerationSettings()) -> Completion:
         """One completion: from the cache if this exact request was made before, else from the provider.
 
         Raises the typed errors of `xrbench.llm.errors` once retries are exhausted.

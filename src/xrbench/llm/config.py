@@ -39,8 +39,9 @@ def _gemini_key() -> str | None:
     return _env("GEMINI_API_KEY") or _env("GOOGLE_API_KEY")
 
 
-def infer_provider(*, provider: str | None = None, replay: str | Path | None = None,
-                   base_url: str | None = None) -> str:
+def infer_provider(
+    *, provider: str | None = None, replay: str | Path | None = None, base_url: str | None = None
+) -> str:
     """Pick a provider name by the documented precedence; raises `NotConfigured` when none applies."""
     name = provider or _env("XRBENCH_PROVIDER")
     if name:
@@ -79,9 +80,7 @@ def make_provider(name: str, *, base_url: str | None = None, replay: str | Path 
 
         path = replay or _env("XRBENCH_REPLAY")
         if not path:
-            raise NotConfigured(
-                "provider replay needs a recordings file: set XRBENCH_REPLAY or pass --replay"
-            )
+            raise NotConfigured("provider replay needs a recordings file: set XRBENCH_REPLAY or pass --replay")
         path = Path(path).expanduser()
         if not path.is_file():
             raise NotConfigured(f"replay recordings file not found: {path}")

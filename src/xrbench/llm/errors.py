@@ -54,8 +54,10 @@ class ReplayMiss(ProviderError):
         self.preview = preview
         self.recordings = recordings
         where = f" in {recordings}" if recordings else ""
-        super().__init__(f"no recorded response{where} for request {key} (last user message: {preview!r})",
-                         provider="replay")
+        super().__init__(
+            f"no recorded response{where} for request {key} (last user message: {preview!r})",
+            provider="replay",
+        )
 
 
 class NotConfigured(ProviderError):

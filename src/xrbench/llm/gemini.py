@@ -30,7 +30,12 @@ DEFAULT_API_VERSION = "v1beta"
 # Gemini 2.x models take a token budget, not a level; these are the budgets Google's own
 # OpenAI-compatibility layer uses for reasoning_effort.
 _LEVEL_BUDGETS: dict[str, int] = {
-    "none": 0, "off": 0, "minimal": 1024, "low": 1024, "medium": 8192, "high": 24576,
+    "none": 0,
+    "off": 0,
+    "minimal": 1024,
+    "low": 1024,
+    "medium": 8192,
+    "high": 24576,
 }
 _BUDGET_MODELS = re.compile(r"^(models/)?gemini-(1|2)\.", re.IGNORECASE)
 
@@ -165,10 +170,11 @@ def thinking_config(model: str, reasoning: str | int | None) -> types.ThinkingCo
         if level not in _LEVEL_BUDGETS:
             raise BadRequestError(f"unknown reasoning level {reasoning!r} for {model}", provider="gemini")
         return types.ThinkingConfig(thinking_budget=_LEVEL_BUDGETS[level])
-    try:
-        return types.ThinkingConfig(thinking_level=types.ThinkingLevel(level.upper()))
-    except ValueError as exc:
-        raise BadRequestError(f"unknown reasoning level {reasoning!r}", provider="gemini") from exc
+    # ThinkingLevel accepts unknown strings with only a warning; reject them here instead.
+    levels = {m.value for m in types.ThinkingLevel} - {"THINKING_LEVEL_UNSPECIFIED"}
+    if level.upper() not in levels:
+        raise BadRequestError(f"unknown reasoning level {reasoning!r}", provider="gemini")
+    return types.ThinkingConfig(thinking_level=types.ThinkingLevel(level.upper()))
 
 
 def _text_and_finish(resp: types.GenerateContentResponse) -> tuple[str, str | None]:

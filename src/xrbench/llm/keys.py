@@ -33,8 +33,7 @@ def message_to_dict(message: Message) -> dict[str, Any]:
         "role": message.role,
         "content": message.content,
         "images": [
-            {"sha256": hashlib.sha256(img.data).hexdigest(), "mime_type": img.mime_type}
-            for img in message.images
+            {"sha256": hashlib.sha256(img.data).hexdigest(), "mime_type": img.mime_type} for img in message.images
         ],
     }
 

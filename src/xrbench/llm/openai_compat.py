@@ -56,9 +56,7 @@ class OpenAICompatProvider:
         key = api_key or os.environ.get("OPENAI_API_KEY")
         if not key:
             if not self.base_url:
-                raise NotConfigured(
-                    "provider openai needs OPENAI_API_KEY (or XRBENCH_BASE_URL for a local server)"
-                )
+                raise NotConfigured("provider openai needs OPENAI_API_KEY (or XRBENCH_BASE_URL for a local server)")
             key = DUMMY_API_KEY
         self.max_tokens_param: MaxTokensParam = max_tokens_param or (
             "max_tokens" if self.base_url else "max_completion_tokens"
@@ -68,9 +66,7 @@ class OpenAICompatProvider:
             kwargs["base_url"] = self.base_url
         self._client = openai.OpenAI(**kwargs)
 
-    def build_request(
-        self, messages: list[Message], *, model: str, settings: GenerationSettings
-    ) -> dict[str, Any]:
+    def build_request(self, messages: list[Message], *, model: str, settings: GenerationSettings) -> dict[str, Any]:
         """The keyword arguments for ``chat.completions.create`` (exposed for inspection and tests)."""
         body: dict[str, Any] = {"model": model, "messages": [_message_param(m) for m in messages]}
         if settings.temperature is not None:
@@ -80,8 +76,10 @@ class OpenAICompatProvider:
         if isinstance(settings.reasoning, str):
             body["reasoning_effort"] = settings.reasoning
         elif settings.reasoning is not None:
-            log.warning("openai: reasoning=%r ignored; chat completions only take an effort level "
-                        "(low/medium/high)", settings.reasoning)
+            log.warning(
+                "openai: reasoning=%r ignored; chat completions only take an effort level (low/medium/high)",
+                settings.reasoning,
+            )
         if settings.json_output:
             body["response_format"] = {"type": "json_object"}
         if settings.seed is not None:
@@ -117,8 +115,7 @@ def _message_param(message: Message) -> dict[str, Any]:
     if not message.images:
         return {"role": message.role, "content": message.content}
     if message.role != "user":
-        raise BadRequestError(f"images are only supported on user messages, not {message.role}",
-                              provider="openai")
+        raise BadRequestError(f"images are only supported on user messages, not {message.role}", provider="openai")
     parts: list[dict[str, Any]] = []
     if message.content:
         parts.append({"type": "text", "text": message.content})

@@ -39,8 +39,7 @@ def load_recordings(path: str | Path) -> list[dict[str, Any]]:
                 continue
             raise ProviderError(f"{path}: line {lineno}: invalid JSON: {exc.msg}", provider="replay") from exc
         if not isinstance(rec, dict) or "key" not in rec or "response" not in rec:
-            raise ProviderError(f"{path}: line {lineno}: expected an object with key and response",
-                                provider="replay")
+            raise ProviderError(f"{path}: line {lineno}: expected an object with key and response", provider="replay")
         records.append(rec)
     return records
 

@@ -24,8 +24,16 @@ CONDITIONS = {
     "task": (("task",), "Task", "examples come from other users performing the same task"),
     "env": (("environment",), "Environment", "examples come from other scenarios in the same environment"),
     "user+task": (("user", "task"), "User+Task", "examples come from the same user performing the same task"),
-    "user+env": (("user", "environment"), "User+Env", "examples come from the same user in the same environment"),
-    "task+env": (("task", "environment"), "Task+Env", "examples come from other users with the same task and environment"),
+    "user+env": (
+        ("user", "environment"),
+        "User+Env",
+        "examples come from the same user in the same environment",
+    ),
+    "task+env": (
+        ("task", "environment"),
+        "Task+Env",
+        "examples come from other users with the same task and environment",
+    ),
 }
 
 
@@ -94,7 +102,8 @@ class _LLMMethod:
         if history:
             cat = self.catalog
             placed = "\n".join(
-                f"{i + 1}. facet_id={f}; app={cat.app_by_id[cat.app_of[f]].name}; facet_name={cat.facets[f].name}; relevance=placed"
+                f"{i + 1}. facet_id={f}; app={cat.app_by_id[cat.app_of[f]].name}; "
+                f"facet_name={cat.facets[f].name}; relevance=placed"
                 for i, f in enumerate(history)
             )
             history_block = P.HISTORY_BLOCK.format(placed=placed)
@@ -127,7 +136,12 @@ class _LLMMethod:
                     ]
                     continue
                 raise SuggestionFailed(f"malformed model reply after retry: {error}", {"usage": usage}) from None
-            info = {"unknown_ids": unknown, "unknown_count": len(unknown), "usage": usage, "retried": attempt == 1}
+            info = {
+                "unknown_ids": unknown,
+                "unknown_count": len(unknown),
+                "usage": usage,
+                "retried": attempt == 1,
+            }
             return Suggestions(known, info)
         raise AssertionError("unreachable")
 

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (prompt text is kept verbatim, one instruction per line)
 """The paper's appendix prompts (ContextXR, Appendix A), with its placeholders filled by `llm.py`."""
 
 from __future__ import annotations
@@ -65,7 +66,10 @@ You are given:
 2. historical examples selected under a controlled transfer condition
 A facet is an intent-level functional unit, typically expressed as a verb + noun pair.
 """
-    + _GRAPH_INTRO.format(detail="", open_detail=", indicating that the current facet can directly open or navigate to another facet")
+    + _GRAPH_INTRO.format(
+        detail="",
+        open_detail=", indicating that the current facet can directly open or navigate to another facet",
+    )
     + """
 Facets may also form a facet graph:
 - some facets are broad entry/navigation points
@@ -111,16 +115,20 @@ _INSTRUCTIONS = """Instructions:
 - Use exact facet_id values from the catalog.
 - Return JSON only."""
 
-ZERO_SHOT_USER = """Current scenario:
+ZERO_SHOT_USER = (
+    """Current scenario:
 Task: {task}
 Environment: {environment}
 {details_block}{history_block}
 Available facet catalog:
 {catalog_text}
 
-""" + _INSTRUCTIONS
+"""
+    + _INSTRUCTIONS
+)
 
-FEW_SHOT_USER = """Current scenario:
+FEW_SHOT_USER = (
+    """Current scenario:
 Task: {task}
 Environment: {environment}
 {details_block}{history_block}
@@ -133,7 +141,9 @@ Historical examples for this condition:
 Available facet catalog:
 {catalog_text}
 
-""" + _INSTRUCTIONS
+"""
+    + _INSTRUCTIONS
+)
 
 HISTORY_BLOCK = """
 Existing user-placed facets in the XR layout:

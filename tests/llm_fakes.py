@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from xrbench.llm import GenerationSettings, Image, Message
+
+
 @dataclass
 class Seen:
     """One request as the server received it."""
@@ -54,7 +57,9 @@ class FakeServer:
         return status, body, {}
 
 
-def serve(server: FakeServer) -> Iterator[FakeServer]:
+def serve(server: FakeServer, port: int = 0) -> Iterator[FakeServer]:
+    """Run `server` on 127.0.0.1 (a free port by default) until the generator is closed."""
+
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -79,7 +84,7 @@ def serve(server: FakeServer) -> Iterator[FakeServer]:
         def log_message(self, format: str, *args: Any) -> None:
             pass
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
     httpd.daemon_threads = True
     thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
     thread.start()
@@ -105,8 +110,13 @@ def _last_user_text(messages: list[dict[str, Any]]) -> str:
     return ""
 
 
-def chat_completion(content: str, model: str = "test-model", prompt_tokens: int = 11,
-                    completion_tokens: int = 5, reasoning_tokens: int | None = None) -> dict[str, Any]:
+def chat_completion(
+    content: str,
+    model: str = "test-model",
+    prompt_tokens: int = 11,
+    completion_tokens: int = 5,
+    reasoning_tokens: int | None = None,
+) -> dict[str, Any]:
     """A response body shaped like the real ``POST /v1/chat/completions`` answer."""
     usage: dict[str, Any] = {
         "prompt_tokens": prompt_tokens,
@@ -142,13 +152,17 @@ def openai_default(path: str, body: Any) -> tuple[int, Any]:
     return 200, chat_completion(f"echo: {_last_user_text(body['messages'])}", model=body["model"])
 
 
-
-
 # -- Gemini generateContent ----------------------------------------------------------------------
 
 
-def gemini_response(text: str, *, prompt_tokens: int = 7, output_tokens: int = 3,
-                    thoughts_tokens: int | None = None, thought: str | None = None) -> dict[str, Any]:
+def gemini_response(
+    text: str,
+    *,
+    prompt_tokens: int = 7,
+    output_tokens: int = 3,
+    thoughts_tokens: int | None = None,
+    thought: str | None = None,
+) -> dict[str, Any]:
     """A response body shaped like the real ``generateContent`` answer."""
     parts: list[dict[str, Any]] = []
     if thought is not None:
@@ -180,3 +194,18 @@ def gemini_default(path: str, body: Any) -> tuple[int, Any]:
     user = [c for c in body["contents"] if c.get("role") == "user"]
     text = " ".join(p["text"] for p in user[-1]["parts"] if "text" in p) if user else ""
     return 200, gemini_response(f"echo: {text}")
+
+
+# -- the requests recorded in fixtures/recordings.jsonl (see fixtures/make_recordings.py) ----------
+
+FIXTURE_MODEL = "local-model"
+FIXTURE_REQUESTS: list[tuple[list[Message], GenerationSettings]] = [
+    (
+        [Message("system", "Answer briefly."), Message("user", "Name one XR headset.")],
+        GenerationSettings(seed=1),
+    ),
+    (
+        [Message("user", "What is in this image?", (Image(b"\x89PNG\r\n\x1a\nfixture"),))],
+        GenerationSettings(temperature=0.0, max_output_tokens=32),
+    ),
+]
