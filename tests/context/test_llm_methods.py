@@ -155,3 +155,22 @@ def test_replay_of_recorded_responses(ds, llm, tmp_path, server):
     recorded = run(ds, "zeroshot-llm", live)
     replayed = run(ds, "zeroshot-llm", resolve_llm(replay=recordings, cache_dir=None))
     assert [r["suggestions"] for r in replayed["records"]] == [r["suggestions"] for r in recorded["records"]]
+
+
+def test_context_run_with_a_configured_provider(tiny_dir, server, tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from xrbench.cli.main import app
+
+    monkeypatch.setenv("XRBENCH_BASE_URL", server.url + "/v1")
+    monkeypatch.setenv("XRBENCH_MODEL", "test-model")
+    out = tmp_path / "run"
+    args = ["context", "run", "--data", str(tiny_dir), "--methods", "manual,zeroshot-llm,fewshot-llm-user"]
+    r = CliRunner().invoke(app, [*args, "--folds", "3", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    table = (out / "table_initial.md").read_text()
+    assert "Zero-shot LLM" in table and "Few-shot LLM (user)" in table
+    result = json.loads((out / "initial" / "zeroshot-llm.json").read_text())
+    assert result["config"]["provider"]["model"] == "test-model"
+    assert result["config"]["generation"]["temperature"] == 0.2
+    assert "skipped" not in r.output

@@ -120,6 +120,9 @@ def evaluate(
             "training": getattr(method, "training", "folds"),
             "cost_model": getattr(cost_model, "name", type(cost_model).__name__),
             "cost_params": asdict(p) if is_dataclass(p := getattr(cost_model, "params", None)) else {},
+            # Model and generation settings of provider-backed methods, so a result names what produced it.
+            "provider": llm.describe() if (llm := getattr(method, "llm", None)) is not None else None,
+            "generation": method.settings.to_dict() if llm is not None and hasattr(method, "settings") else None,
         },
         "dataset": {
             "name": dataset.name,

@@ -18,6 +18,7 @@ from xrbench.context.catalog import Catalog
 from xrbench.context.dataset import Scenario
 from xrbench.context.methods import llm_prompts as P
 from xrbench.context.methods.base import Context, SuggestionFailed
+from xrbench.llm.base import GenerationSettings, Message
 
 CONDITIONS = {
     "user": (("user",), "User", "examples come from the same user in other contexts"),
@@ -81,7 +82,8 @@ def parse_reply(text: str, catalog: Catalog) -> tuple[list[str], list[str]]:
 class _LLMMethod:
     needs_provider = True
     concurrency = 4
-    temperature = 0.2
+    # The paper's setting; recorded in every result's config.
+    settings = GenerationSettings(temperature=0.2, json_output=True)
 
     def __init__(self, llm=None):
         self.llm = llm
@@ -116,13 +118,10 @@ class _LLMMethod:
         }
 
     def _ask(self, system: str, user: str, k: int) -> Suggestions:
-        from xrbench.llm import GenerationSettings, Message
-
-        settings = GenerationSettings(temperature=self.temperature, json_output=True)
         messages = [Message("system", system.replace("{top_k}", str(k))), Message("user", user)]
         usage: list[dict] = []
         for attempt in range(2):
-            completion = self.llm.complete(messages, settings)
+            completion = self.llm.complete(messages, self.settings)
             usage.append(completion.usage.to_dict())
             try:
                 known, unknown = parse_reply(completion.text, self.catalog)
