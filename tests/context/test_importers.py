@@ -10,6 +10,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from xrbench.cli.common import App
 from xrbench.cli.context_import import register
 from xrbench.context.catalog import Catalog
 from xrbench.context.dataset import Dataset
@@ -508,7 +509,7 @@ def test_csv_roundtrip_with_extras(tmp_path: Path) -> None:
 
 @pytest.fixture
 def cli() -> typer.Typer:
-    app = typer.Typer()
+    app = App()
     register(app)
     return app
 
@@ -591,7 +592,10 @@ def test_cli_errors_exit_2_without_traceback(cli: typer.Typer, tmp_path: Path) -
     ]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2
-    assert result.stderr.strip() == f"{GENERIC / 'usage.csv'}: line 1: header: no column 'who' (given by --user-col)"
+    assert (
+        result.stderr.strip()
+        == f"error: {GENERIC / 'usage.csv'}: line 1: header: no column 'who' (given by --user-col)"
+    )
     assert "Traceback" not in result.output
     assert not (tmp_path / "ds").exists()
 
@@ -613,7 +617,7 @@ def test_cli_errors_exit_2_without_traceback(cli: typer.Typer, tmp_path: Path) -
     ]
     result = CliRunner().invoke(cli, [str(a) for a in args])
     assert result.exit_code == 2
-    assert result.stderr.strip() == f"{tmp_path / 'nope.json'}: file not found"
+    assert result.stderr.strip() == f"error: {tmp_path / 'nope.json'}: file not found"
 
 
 def test_cli_unwritable_out(cli: typer.Typer, tmp_path: Path) -> None:
@@ -637,4 +641,4 @@ def test_cli_unwritable_out(cli: typer.Typer, tmp_path: Path) -> None:
     ]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"{blocker / 'ds'}: cannot write dataset:")
+    assert result.stderr.startswith(f"error: {blocker / 'ds'}: cannot write dataset:")

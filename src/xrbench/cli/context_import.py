@@ -27,11 +27,6 @@ def _save(dataset: Dataset, out: Path) -> None:
         raise UserError(f"{out}: cannot write dataset: {e.strerror or e}") from None
 
 
-def _fail(err: UserError) -> typer.Exit:
-    typer.echo(str(err), err=True)
-    return typer.Exit(2)
-
-
 def import_minexr_command(
     widgets: Annotated[Path, typer.Option("--widgets", help="MineXR widgets.csv.")],
     layouts: Annotated[Path, typer.Option("--layouts", help="MineXR layouts.json.")],
@@ -42,11 +37,8 @@ def import_minexr_command(
     name: Annotated[str, typer.Option("--name", help="Dataset name recorded in meta.json.")] = "minexr",
 ) -> None:
     """Import the MineXR release and its facet annotations as a ContextXR dataset."""
-    try:
-        dataset = import_minexr(widgets, layouts, history, annotations, catalog, name=name)
-        _save(dataset, out)
-    except UserError as e:
-        raise _fail(e) from None
+    dataset = import_minexr(widgets, layouts, history, annotations, catalog, name=name)
+    _save(dataset, out)
     info = dataset.meta["import"]
     typer.echo(
         f"{out}: {len(dataset.scenarios)} scenarios, {dataset.n_events} events, "
@@ -75,22 +67,19 @@ def import_csv_command(
     name: Annotated[str | None, typer.Option("--name", help="Dataset name (default: file stem).")] = None,
 ) -> None:
     """Import a context-usage CSV as a ContextXR dataset (flat catalog unless --catalog)."""
-    try:
-        dataset = import_csv(
-            file,
-            user_col=user_col,
-            task_col=task_col,
-            env_col=env_col,
-            item_col=item_col,
-            time_col=time_col,
-            scenario_col=scenario_col,
-            extra_cols=extra_col or (),
-            catalog=catalog,
-            name=name,
-        )
-        _save(dataset, out)
-    except UserError as e:
-        raise _fail(e) from None
+    dataset = import_csv(
+        file,
+        user_col=user_col,
+        task_col=task_col,
+        env_col=env_col,
+        item_col=item_col,
+        time_col=time_col,
+        scenario_col=scenario_col,
+        extra_cols=extra_col or (),
+        catalog=catalog,
+        name=name,
+    )
+    _save(dataset, out)
     info = dataset.meta["import"]
     typer.echo(
         f"{out}: {len(dataset.scenarios)} scenarios, {dataset.n_events} events, "
@@ -99,6 +88,9 @@ def import_csv_command(
 
 
 def register(app: typer.Typer) -> None:
-    """Add the `import-minexr` and `import-csv` commands to a Typer app."""
+    """Add the `import-minexr` and `import-csv` commands to a Typer app.
+
+    Give it an `xrbench.cli.common.App`, whose commands print `UserError`s as one-line errors.
+    """
     app.command("import-minexr")(import_minexr_command)
     app.command("import-csv")(import_csv_command)

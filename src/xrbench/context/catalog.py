@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import deque
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -16,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
 
 from xrbench.errors import Problem, ValidationError
+from xrbench.store.read import read_json
 
 NAV_PREFIX = "open_"
 INF = float("inf")
@@ -88,14 +88,8 @@ class Catalog:
         path = Path(path)
         if path.is_dir():
             path = path / "catalog.json"
-        name = str(path)
-        try:
-            raw = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise ValidationError([Problem(name, "", "", "file not found")]) from None
-        except json.JSONDecodeError as e:
-            raise ValidationError([Problem(name, f"line {e.lineno}", "", f"invalid JSON: {e.msg}")]) from None
-        return cls.from_dict(raw, source=name)
+        raw = read_json(path)
+        return cls.from_dict(raw, source=str(path))
 
     @classmethod
     def from_dict(cls, raw: object, source: str = "catalog.json") -> Catalog:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from xrbench.context.catalog import Catalog
 from xrbench.errors import Problem, ValidationError
+from xrbench.store.read import read_json
 
 REQUIRED_COLUMNS = ("scenario_id", "user", "task", "environment", "step", "facet_id")
 FACTORS = ("user", "task", "environment")
@@ -79,13 +80,8 @@ class Dataset:
             raise ValidationError([Problem(str(path), "", "", "dataset directory not found")])
         catalog = Catalog.load(path / "catalog.json")
         scenarios, extra = read_events(path / "events.csv", catalog)
-        meta = {}
         meta_path = path / "meta.json"
-        if meta_path.exists():
-            try:
-                meta = json.loads(meta_path.read_text(encoding="utf-8"))
-            except json.JSONDecodeError as e:
-                raise ValidationError([Problem(str(meta_path), f"line {e.lineno}", "", e.msg)]) from None
+        meta = read_json(meta_path) if meta_path.exists() else {}
         return cls(catalog, scenarios, path=path, meta=meta, extra_columns=extra)
 
     def save(self, path: str | Path) -> None:

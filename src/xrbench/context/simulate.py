@@ -15,7 +15,6 @@ users, 109 scenarios, about 695 placements, 4 environments. Every draw comes fro
 
 from __future__ import annotations
 
-import json
 import math
 import random
 from dataclasses import asdict, dataclass
@@ -24,6 +23,7 @@ from pathlib import Path
 from xrbench.context.catalog import Catalog
 from xrbench.context.dataset import Dataset, Scenario
 from xrbench.errors import Problem, ValidationError
+from xrbench.store.read import read_json
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "context"
 
@@ -50,12 +50,9 @@ def load_profiles(path: str | Path | None, catalog: Catalog) -> dict:
     """Load and check `profiles.json` (environments and tasks with their typical facets)."""
     path = Path(path) if path else DATA_DIR / "profiles.json"
     name = str(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ValidationError([Problem(name, "", "", "file not found")]) from None
-    except json.JSONDecodeError as e:
-        raise ValidationError([Problem(name, f"line {e.lineno}", "", f"invalid JSON: {e.msg}")]) from None
+    data = read_json(path)
+    if not isinstance(data, dict):
+        raise ValidationError([Problem(name, "", "", "expected a JSON object")])
     problems = []
     for section in ("environments", "tasks"):
         if not isinstance(data.get(section), dict) or not data[section]:
