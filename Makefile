@@ -45,6 +45,7 @@ test-all: setup
 
 bench: setup
 	$(PY) benchmarks/bench_context.py
+	$(PY) benchmarks/bench_xrtest.py
 
 lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks

@@ -1,0 +1,330 @@
+"""`xrbench genxr`: the GenXR-Bench task suite (thin layer over `xrbench.genxr`)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import tempfile
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from xrbench.cli.common import App, console, err_console
+from xrbench.errors import Problem, UserError, ValidationError
+from xrbench.genxr.task import DEFAULT_TASKS_DIR, SCHEMA_FILE, Task, find_task, load_tasks, task_json_schema
+
+app = App(help="GenXR-Bench: XR development tasks for coding agents (check, stats, verify).")
+
+TasksOpt = Annotated[
+    Path, typer.Option("--tasks", help="Tasks directory (<id>/task.toml)", file_okay=False, show_default=False)
+]
+PytestArgsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--pytest-args",
+        help="Extra pytest arguments (shell syntax; {workspace} and {scenes} are substituted). Default: the "
+        "xrtest harness plugin and --xr-app {workspace} when the harness provides it, else none.",
+    ),
+]
+
+# Exit statuses of `verify` (2 stays reserved for user errors, as everywhere in the CLI).
+EXIT_PASSED, EXIT_FAILED, EXIT_INFRA = 0, 1, 3
+
+
+@app.callback()
+def _group() -> None:
+    """GenXR-Bench: XR development tasks for coding agents."""
+
+
+def _pytest_args(value: str | None) -> list[str] | None:
+    return None if value is None else shlex.split(value)
+
+
+def _summary_table(tasks: list[Task]) -> Table:
+    table = Table(title=f"{len(tasks)} task{'s' if len(tasks) != 1 else ''}", title_justify="left")
+    table.add_column("task", no_wrap=True)  # ids are never truncated: they are what the user types
+    for col in ("type", "difficulty", "capabilities", "scenes", "tags", "tests"):
+        table.add_column(col, overflow="fold")
+    table.add_column("solutions\n(valid/adv.)", overflow="fold")
+    for t in tasks:
+        s = t.spec
+        name = t.id + (" [dim](example)[/dim]" if s.example else "")
+        kinds = ""
+        if t.type.is_sdk:
+            f2p = sum(d.kind is not None and d.kind.value == "fail_to_pass" for d in t.tests)
+            kinds = f" ({f2p} F2P, {len(t.tests) - f2p} P2P)"
+        table.add_row(
+            name,
+            s.type.value,
+            s.difficulty.value,
+            ", ".join(c.value for c in s.capabilities),
+            ", ".join(sc.value for sc in s.scenes),
+            str(len(s.tags)),
+            f"{len(t.tests)}{kinds}",
+            f"{len(t.valid_solutions)}/{len(t.adversarial_solutions)}",
+        )
+    return table
+
+
+@app.command()
+def check(
+    tasks: TasksOpt = DEFAULT_TASKS_DIR,
+    solutions: Annotated[
+        bool,
+        typer.Option(
+            "--solutions",
+            help="Also run the tests: valid solutions must pass; adversarial ones and the starting workspace must not",
+        ),
+    ] = False,
+    build: Annotated[
+        bool,
+        typer.Option(
+            "--build", help="SDK tasks: prepare and build the starting SDK; it must keep the published exports"
+        ),
+    ] = False,
+    pytest_args: PytestArgsOpt = None,
+) -> None:
+    """Validate every task of a suite (exit 2 with one line per problem)."""
+    loaded = load_tasks(tasks)
+    console.print(_summary_table(loaded))
+    if build:
+        _check_builds(loaded)
+    if solutions:
+        _check_solutions(loaded, _pytest_args(pytest_args))
+    console.print(f"[green]ok[/green]: {len(loaded)} task(s) in {tasks} are valid")
+
+
+def _check_builds(tasks: list[Task]) -> None:
+    from xrbench.genxr.sdk import SdkError, build_sdk, published_exports
+    from xrbench.genxr.workspace import prepare_workspace
+
+    sdk_tasks = [t for t in tasks if t.type.is_sdk]
+    if not sdk_tasks:
+        return
+    published = set(published_exports())
+    problems: list[Problem] = []
+    for task in sdk_tasks:
+        with tempfile.TemporaryDirectory(prefix="genxr-build-") as tmp:
+            try:
+                prepare_workspace(task, Path(tmp) / "ws")
+                b = build_sdk(Path(tmp) / "ws")
+            except SdkError as e:
+                problems.append(Problem(str(task.dir / "task.toml"), "", "sdk", str(e)))
+                continue
+        # Feature tasks remove an implementation, repair tasks reproduce a bug: neither may change
+        # the public interface, or the task would tell the agent what to build.
+        missing = sorted(published - set(b.exports))
+        if missing:
+            msg = f"the starting SDK no longer exports {', '.join(missing)} (keep the public interface)"
+            problems.append(Problem(str(task.dir / "task.toml"), "", "sdk", msg))
+        else:
+            console.print(f"{task.id}: starting SDK builds in {b.seconds:.2f} s and keeps its {len(b.exports)} exports")
+    if problems:
+        raise ValidationError(problems)
+
+
+def _check_solutions(tasks: list[Task], pytest_args: list[str] | None) -> None:
+    from xrbench.genxr.grading import verify
+    from xrbench.genxr.workspace import materialize_solution, prepare_workspace
+
+    table = Table(title="Reference solutions", title_justify="left")
+    table.add_column("task", no_wrap=True)
+    table.add_column("candidate", no_wrap=True)
+    for col in ("expected", "got", "reason"):
+        table.add_column(col, overflow="fold")
+    problems: list[Problem] = []
+    for task in tasks:
+        candidates = [(None, False), *[(s, s.kind == "valid") for s in task.solutions]]
+        for solution, should_pass in candidates:
+            label = "starting workspace" if solution is None else f"{solution.kind}/{solution.name}"
+            with tempfile.TemporaryDirectory(prefix="genxr-check-") as tmp:
+                ws = Path(tmp) / "workspace"
+                if solution is None:
+                    prepare_workspace(task, ws)
+                else:
+                    materialize_solution(task, solution, ws)
+                verdict = verify(task, ws, Path(tmp) / "out", pytest_args=pytest_args)
+            failing = [t for t in verdict.tests if not t.ok]
+            reason = verdict.infra_error or (
+                f"{len(failing)} of {len(verdict.tests)} test(s) not passed" if failing else "all tests passed"
+            )
+            # An infrastructure error proves nothing either way, so it fails the gate for every candidate.
+            ok = verdict.infra_error is None and verdict.passed == should_pass
+            if solution is None and task.type.is_sdk and verdict.infra_error is None:
+                # SWE-bench's validation: on the starting SDK, every F2P test fails and every P2P test passes.
+                wrong = [
+                    t.id
+                    for t in verdict.tests
+                    if (t.kind is not None and t.kind.value == "fail_to_pass") == (t.outcome.value == "passed")
+                ]
+                if wrong:
+                    ok = False
+                    reason = f"on the starting SDK, F2P must fail and P2P must pass: {', '.join(wrong)}"
+            where = str(task.dir if solution is None else solution.path)
+            if not ok:
+                problems.append(
+                    Problem(where, "", "", f"expected {'pass' if should_pass else 'not passed'}, got: {reason}")
+                )
+            table.add_row(
+                task.id,
+                label,
+                "pass" if should_pass else "fail",
+                "[green]pass[/green]" if verdict.passed else "[red]fail[/red]",
+                reason if ok else f"[bold red]{reason}[/bold red]",
+            )
+    console.print(table)
+    if problems:
+        raise ValidationError(problems)
+
+
+@app.command()
+def stats(
+    tasks: TasksOpt = DEFAULT_TASKS_DIR,
+    out: Annotated[Path | None, typer.Option("--out", help="Save the composition chart here (PNG)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the counts as JSON instead of tables")] = False,
+) -> None:
+    """The suite's composition by type, difficulty and capability (tables and an optional chart)."""
+    from xrbench.genxr.stats import TYPE_LABELS, save_chart, suite_stats
+    from xrbench.genxr.task import Difficulty, TaskType
+
+    s = suite_stats(load_tasks(tasks))
+    if as_json:
+        console.print_json(json.dumps(s.to_json()))
+    else:
+        note = f", {s.examples} format example(s)" if s.examples else ""
+        by_type = Table(title=f"Task types ({s.total} tasks{note})", title_justify="left")
+        by_type.add_column("type")
+        for d in Difficulty:
+            by_type.add_column(d.value, justify="right")
+        by_type.add_column("total", justify="right")
+        for t in TaskType:
+            row = s.by_type_difficulty[t]
+            by_type.add_row(TYPE_LABELS[t], *[str(row[d]) for d in Difficulty], str(s.by_type[t]))
+        totals = [sum(s.by_type_difficulty[t][d] for t in TaskType) for d in Difficulty]
+        by_type.add_row("[bold]all[/bold]", *[f"[bold]{n}[/bold]" for n in totals], f"[bold]{s.total}[/bold]")
+        console.print(by_type)
+
+        caps = Table(title="Capability coverage (a task may have several)", title_justify="left")
+        caps.add_column("capability")
+        for t in TaskType:
+            caps.add_column(TYPE_LABELS[t], justify="right")
+        caps.add_column("tasks", justify="right")
+        caps.add_column("share", justify="right")
+        for c, row in sorted(s.by_capability.items(), key=lambda kv: -sum(kv[1].values())):
+            n = sum(row.values())
+            share = f"{100 * n / s.total:.0f}%" if s.total else "-"
+            caps.add_row(c.value, *[str(row[t]) for t in TaskType], str(n), share)
+        console.print(caps)
+    if out is not None:
+        save_chart(s, out)
+        err_console.print(f"wrote {out}")
+
+
+@app.command()
+def verify(
+    task: Annotated[str, typer.Option("--task", help="Task id (under --tasks) or task directory")],
+    workspace: Annotated[
+        Path, typer.Option("--workspace", help="The candidate workspace", exists=True, file_okay=False)
+    ],
+    out: Annotated[Path, typer.Option("--out", help="Verdict JSON; reward.json and details.json go beside it")],
+    tasks: TasksOpt = DEFAULT_TASKS_DIR,
+    pytest_args: PytestArgsOpt = None,
+    timeout: Annotated[
+        float | None, typer.Option("--timeout", min=1, help="Seconds for the test run (default: the task's)")
+    ] = None,
+    keep: Annotated[bool, typer.Option("--keep", help="Keep the verification directory (for debugging)")] = False,
+) -> None:
+    """Run a task's tests on a candidate workspace and grade it (exit 0 passed, 1 failed, 3 infra error)."""
+    from xrbench.genxr.grading import verify as run_verify
+    from xrbench.genxr.grading import write_verdict
+
+    if out.name in ("reward.json", "details.json"):
+        raise UserError(f"--out {out}: that name is taken by the file written beside it; choose another")
+    t = find_task(task, tasks)
+    verdict = run_verify(
+        t, workspace, out.parent, pytest_args=_pytest_args(pytest_args), timeout_sec=timeout, keep_workdir=keep
+    )
+    write_verdict(verdict, out)
+
+    table = Table(title=f"{t.id}: {workspace}", title_justify="left")
+    for col in ("test", "kind", "outcome", "message"):
+        table.add_column(col, overflow="fold")
+    colors = {"passed": "green", "skipped": "yellow", "xfailed": "yellow"}
+    for v in verdict.tests:
+        first = v.message.strip().splitlines()[0] if v.message.strip() else ""
+        color = colors.get(v.outcome.value, "red")
+        table.add_row(v.id, v.kind.value if v.kind else "", f"[{color}]{v.outcome.value}[/{color}]", first[:120])
+    console.print(table)
+    if verdict.infra_error:
+        console.print(f"[bold yellow]infra error[/bold yellow]: {verdict.infra_error}", markup=True)
+        status = EXIT_INFRA
+    elif verdict.passed:
+        console.print("[bold green]passed[/bold green]")
+        status = EXIT_PASSED
+    else:
+        console.print("[bold red]not passed[/bold red]")
+        status = EXIT_FAILED
+    err_console.print(f"wrote {out}, {out.parent / 'reward.json'}, {out.parent / 'details.json'}")
+    raise typer.Exit(status)
+
+
+@app.command()
+def prepare(
+    task: Annotated[str, typer.Option("--task", help="Task id (under --tasks) or task directory")],
+    dest: Annotated[Path, typer.Option("--dest", help="New (or empty) directory for the starting workspace")],
+    tasks: TasksOpt = DEFAULT_TASKS_DIR,
+    solution: Annotated[
+        str | None, typer.Option("--solution", help="Apply this reference solution (valid/NAME or adversarial/NAME)")
+    ] = None,
+    build: Annotated[bool, typer.Option("--build", help="SDK tasks: also build sdk/build/xrblocks.js")] = False,
+) -> None:
+    """Create a task's starting workspace (SDK tasks: the transformed pinned sources in sdk/src)."""
+    from xrbench.genxr.sdk import build_sdk
+    from xrbench.genxr.workspace import apply_solution, prepare_workspace
+
+    t = find_task(task, tasks)
+    prepare_workspace(t, dest)
+    if solution is not None:
+        match = [s for s in t.solutions if f"{s.kind}/{s.name}" == solution]
+        if not match:
+            known = ", ".join(f"{s.kind}/{s.name}" for s in t.solutions)
+            raise UserError(f"--solution {solution}: no such solution (known: {known})")
+        apply_solution(match[0], dest)
+    console.print(f"wrote the starting workspace of {t.id} to {dest}")
+    if build and t.type.is_sdk:
+        b = build_sdk(dest)
+        console.print(f"built {b.entry} ({b.outputs} files, {b.addons} addons) in {b.seconds:.2f} s")
+
+
+@app.command("build-sdk")
+def build_sdk_cmd(
+    workspace: Annotated[Path, typer.Argument(help="Workspace holding sdk/src", exists=True, file_okay=False)],
+) -> None:
+    """Rebuild workspace/sdk/src into workspace/sdk/build/ with esbuild (entry xrblocks.js plus addons)."""
+    from xrbench.genxr.sdk import build_sdk
+
+    b = build_sdk(workspace)
+    console.print(
+        f"built {b.entry} ({b.outputs} files, {b.addons} addons, {len(b.exports)} exports) in {b.seconds:.2f} s"
+    )
+
+
+@app.command()
+def schema(
+    out: Annotated[Path | None, typer.Option("--out", help="Write here instead of printing")] = None,
+) -> None:
+    """The JSON Schema of task.toml (the committed copy is data/genxr/task.schema.json)."""
+    from xrbench.store.atomic import atomic_write_json
+
+    doc = task_json_schema()
+    if out is None:
+        console.print_json(json.dumps(doc))
+    else:
+        atomic_write_json(out, doc)
+        err_console.print(f"wrote {out} (committed copy: {SCHEMA_FILE})")
+
+
+if __name__ == "__main__":  # `python -m xrbench.cli.genxr_cmd ...` until the group is mounted
+    app()

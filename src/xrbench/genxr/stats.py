@@ -1,0 +1,116 @@
+"""Suite composition: tasks by type, difficulty and capability (the paper's Figure 3)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from xrbench.genxr.task import Capability, Difficulty, Task, TaskType
+
+
+@dataclass(frozen=True)
+class SuiteStats:
+    """Counts over a task suite. Every table lists all categories, zeros included."""
+
+    total: int
+    examples: int  # format examples among `total`
+    by_type: dict[TaskType, int]
+    by_type_difficulty: dict[TaskType, dict[Difficulty, int]]
+    by_capability: dict[Capability, dict[TaskType, int]]  # a task counts once per capability it has
+
+    def to_json(self) -> dict:
+        """The counts with string keys (for `genxr stats --json`)."""
+        return {
+            "total": self.total,
+            "examples": self.examples,
+            "by_type": {t.value: n for t, n in self.by_type.items()},
+            "by_type_difficulty": {
+                t.value: {d.value: n for d, n in row.items()} for t, row in self.by_type_difficulty.items()
+            },
+            "by_capability": {c.value: {t.value: n for t, n in row.items()} for c, row in self.by_capability.items()},
+        }
+
+
+def suite_stats(tasks: Sequence[Task]) -> SuiteStats:
+    """Count `tasks` by type, type x difficulty and capability x type."""
+    by_type = {t: 0 for t in TaskType}
+    by_td = {t: {d: 0 for d in Difficulty} for t in TaskType}
+    by_cap = {c: {t: 0 for t in TaskType} for c in Capability}
+    for task in tasks:
+        s = task.spec
+        by_type[s.type] += 1
+        by_td[s.type][s.difficulty] += 1
+        for c in set(s.capabilities):
+            by_cap[c][s.type] += 1
+    return SuiteStats(
+        total=len(tasks),
+        examples=sum(t.spec.example for t in tasks),
+        by_type=by_type,
+        by_type_difficulty=by_td,
+        by_capability=by_cap,
+    )
+
+
+TYPE_LABELS = {TaskType.APP: "App generation", TaskType.SDK_FEATURE: "SDK feature", TaskType.SDK_REPAIR: "SDK repair"}
+TYPE_COLORS = {TaskType.APP: "#4C72B0", TaskType.SDK_FEATURE: "#DD8452", TaskType.SDK_REPAIR: "#55A868"}
+
+
+def save_chart(stats: SuiteStats, path: str | Path, *, title: str = "GenXR-Bench task suite") -> Path:
+    """Save a two-panel chart: difficulty per task type (stacked) and capability coverage per type."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # headless: never needs a display
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.8), gridspec_kw={"width_ratios": [1, 1.6]})
+
+    types = list(TaskType)
+    shades = {Difficulty.EASY: 0.45, Difficulty.MEDIUM: 0.7, Difficulty.HARD: 1.0}
+    bottoms = [0] * len(types)
+    for d in Difficulty:
+        values = [stats.by_type_difficulty[t][d] for t in types]
+        colors = [TYPE_COLORS[t] for t in types]
+        ax1.bar(
+            [TYPE_LABELS[t] for t in types],
+            values,
+            bottom=bottoms,
+            color=colors,
+            alpha=shades[d],
+            edgecolor="white",
+            label=d.value,
+        )
+        for i, v in enumerate(values):
+            if v:
+                ax1.text(i, bottoms[i] + v / 2, f"{d.value[0].upper()} {v}", ha="center", va="center", fontsize=8)
+        bottoms = [b + v for b, v in zip(bottoms, values, strict=True)]
+    for i, total in enumerate(bottoms):
+        ax1.text(i, total, str(total), ha="center", va="bottom", fontweight="bold")
+    ax1.set_ylabel("tasks")
+    ax1.set_title("Task types (E/M/H = difficulty)")
+    # Room above the tallest bar for its total; whole-number ticks (these are counts).
+    ax1.set_ylim(0, max([*bottoms, 1]) * 1.15)
+    ax1.yaxis.set_major_locator(MaxNLocator(integer=True))
+
+    caps = sorted(Capability, key=lambda c: -sum(stats.by_capability[c].values()))
+    left = [0] * len(caps)
+    for t in types:
+        values = [stats.by_capability[c][t] for c in caps]
+        ax2.barh([c.value for c in caps], values, left=left, color=TYPE_COLORS[t], label=TYPE_LABELS[t])
+        left = [a + b for a, b in zip(left, values, strict=True)]
+    ax2.invert_yaxis()
+    ax2.set_xlim(0, max([*left, 1]) * 1.05)
+    ax2.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax2.set_xlabel("tasks (a task may have several capabilities)")
+    ax2.set_title("Capability coverage")
+    ax2.legend(loc="lower right", fontsize=8)
+
+    note = f" ({stats.examples} format example{'s' if stats.examples != 1 else ''})" if stats.examples else ""
+    fig.suptitle(f"{title}: {stats.total} task{'s' if stats.total != 1 else ''}{note}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path

@@ -1,0 +1,750 @@
+"""GenXR-Bench task format: one directory per task, validated on load.
+
+A task lives in `<tasks root>/<task_id>/`::
+
+    <task_id>/
+      task.toml             the spec (below); `id` must equal the directory name
+      instruction.md        what the agent is told; mentions every required tag, nothing about the tests
+      workspace/            (optional) the starting app, when `[workspace] dir = "workspace"`
+      setup.py              (SDK tasks, optional) transforms the pinned SDK sources
+      tests/                pytest files (held out: the agent never sees them)
+      solutions/
+        valid/<name>/       at least one; each a workspace folder or a folder holding one `*.patch`
+        adversarial/<name>/ at least two; same forms, plus a one-line NOTE.md (or `note` in solution.toml)
+
+`task.toml` (JSON Schema: `task_json_schema()`, committed as `data/genxr/task.schema.json`)::
+
+    schema_version = 1
+    id = "example-cube-color"            # ^[a-z0-9][a-z0-9-]*$, = directory name
+    title = "Cube that changes colour"   # optional, for tables
+    type = "app"                         # app | sdk-feature | sdk-repair
+    difficulty = "easy"                  # easy | medium | hard
+    capabilities = ["interaction"]       # >= 1 of: interaction ui hands manipulation depth placement
+                                         #          perception drawing audio head-tracking
+    scenes = ["empty"]                   # >= 1 of: empty living_room kitchen office
+    example = false                      # true: a format example, not a benchmark task
+
+    [agent]
+    timeout_sec = 3600                   # agent time limit (default 3600)
+
+    [verifier]
+    timeout_sec = 600                    # wall-clock limit of the whole pytest run (default 600)
+
+    [workspace]                          # required for app tasks, optional for SDK tasks
+    template = "basic"                   # a folder of data/genxr/templates/ ...
+    # dir = "workspace"                  # ... or a folder of the task (exactly one of the two)
+
+    [sdk]                                # required for sdk-* tasks, forbidden for app tasks
+    version = "0.21.1"                   # the pinned xrblocks the transformation was written for
+    setup = "setup.py"                   # optional: `python setup.py <workspace>/sdk/src`, cwd = workspace
+    [[sdk.edits]]                        # optional: literal edits, applied before setup.py
+    file = "core/Core.ts"                # relative to sdk/src
+    find = "old text"                    # must occur exactly `count` times (default 1) ...
+    replace = "new text"                 # ... and is replaced by this (or by the text of `replace_file`)
+    # no `find`: `replace_file` replaces/creates the whole file; `delete = true` removes it
+
+    [[tags]]                             # semantic tags the instruction asks the agent to assign
+    tag = "color-cube"
+    role = "The cube whose colour changes when the user selects it."
+
+    [metadata]                           # free-form (author, source issue, ...)
+
+SDK tasks start from the pinned `xrblocks` 0.21.1 sources of the installed npm package
+(`node_modules/xrblocks/src`); the repository stores no copy of SDK source. See
+`xrbench.genxr.sdk` for the workspace path contract (`sdk/src`, `sdk/build/xrblocks.js`).
+
+Tests: app tasks' tests are all required. SDK tasks mark every test `@pytest.mark.fail_to_pass` or
+`@pytest.mark.pass_to_pass` (on the function, its class, or a module-level `pytestmark`); the marks
+are read statically here, so they must be written literally. Tests get the candidate through the
+harness's `xr` fixture (browser) or `workspace_dir` (files; `xrbench.genxr.pytest_plugin`). The
+instruction must not mention pytest, the marks, or any test file or function name.
+
+Solutions: a folder's files are copied over the starting workspace (NOTE.md and solution.toml are
+metadata); a folder holding one `*.patch` is applied with `git apply` from the workspace root. SDK
+task solutions are patches (`a/sdk/src/...`), since the repository stores no SDK source.
+
+Every problem found on load is reported as one line naming the file and the field
+(`xrbench.errors.Problem`); `load_task`/`load_tasks` raise one `ValidationError` with all of them.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any, Literal, cast
+
+import pydantic
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from xrbench.errors import Problem, ValidationError
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "genxr"
+TEMPLATES_DIR = DATA_DIR / "templates"
+DEFAULT_TASKS_DIR = DATA_DIR / "tasks"
+SCHEMA_FILE = DATA_DIR / "task.schema.json"
+
+SDK_VERSION = "0.21.1"
+SCHEMA_VERSION = 1
+
+TASK_FILE = "task.toml"
+INSTRUCTION_FILE = "instruction.md"
+TESTS_DIR = "tests"
+SOLUTIONS_DIR = "solutions"
+SOLUTION_META_FILES = frozenset({"NOTE.md", "solution.toml"})
+
+
+class TaskType(StrEnum):
+    """What the agent is asked to do."""
+
+    APP = "app"
+    SDK_FEATURE = "sdk-feature"
+    SDK_REPAIR = "sdk-repair"
+
+    @property
+    def is_sdk(self) -> bool:
+        """True for tasks that start from the (transformed) SDK sources."""
+        return self is not TaskType.APP
+
+
+class Difficulty(StrEnum):
+    """Expert rating: subsystem breadth, interaction length, expected effort."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+class Capability(StrEnum):
+    """The paper's core XR capability labels (a task may carry several)."""
+
+    INTERACTION = "interaction"
+    UI = "ui"
+    HANDS = "hands"
+    MANIPULATION = "manipulation"
+    DEPTH = "depth"
+    PLACEMENT = "placement"
+    PERCEPTION = "perception"
+    DRAWING = "drawing"
+    AUDIO = "audio"
+    HEAD_TRACKING = "head-tracking"
+
+
+class SceneName(StrEnum):
+    """Simulator rooms the harness provides (`xrbench.xrtest.scenes`)."""
+
+    EMPTY = "empty"
+    LIVING_ROOM = "living_room"
+    KITCHEN = "kitchen"
+    OFFICE = "office"
+
+
+class TestKind(StrEnum):
+    """SWE-bench roles of an SDK task's tests. Both are required for a pass."""
+
+    __test__ = False  # not a pytest test class, despite the name
+
+    FAIL_TO_PASS = "fail_to_pass"
+    PASS_TO_PASS = "pass_to_pass"
+
+
+TaskId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=64)]
+TagName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$", max_length=64)]
+OneLine = Annotated[str, StringConstraints(pattern=r"^[^\r\n]+$", strip_whitespace=True, min_length=1, max_length=200)]
+RelPath = Annotated[str, StringConstraints(min_length=1, max_length=300)]
+
+
+class _Model(BaseModel):
+    # Unknown keys are errors: a typo such as `timout_sec` must not silently fall back to a default.
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class AgentConfig(_Model):
+    """`[agent]`: limits of the agent phase."""
+
+    timeout_sec: float = Field(3600, gt=0, le=86400, description="Agent wall-clock limit in seconds")
+
+
+class VerifierConfig(_Model):
+    """`[verifier]`: limits of the verification (one pytest run)."""
+
+    timeout_sec: float = Field(600, gt=0, le=7200, description="Wall-clock limit of the pytest run in seconds")
+
+
+class TagSpec(_Model):
+    """`[[tags]]`: a semantic tag the agent must assign, and what it marks."""
+
+    tag: TagName = Field(description="Value of object.userData.xrblocksDevtools.tag")
+    role: OneLine = Field(description="One line: which object carries the tag")
+
+
+class WorkspaceSpec(_Model):
+    """`[workspace]`: the starting app (exactly one of `template` and `dir`)."""
+
+    template: str | None = Field(None, pattern=r"^[a-z0-9][a-z0-9_-]*$", description="data/genxr/templates/<name>")
+    dir: RelPath | None = Field(None, description="A folder of the task directory")
+
+
+class SdkEdit(_Model):
+    """`[[sdk.edits]]`: one literal edit of the pinned SDK sources (paths relative to sdk/src)."""
+
+    file: RelPath
+    find: str | None = Field(None, min_length=1, description="Literal text that must occur `count` times")
+    replace: str | None = Field(None, description="Replacement text for `find`")
+    replace_file: RelPath | None = Field(None, description="Task-relative file whose text is the replacement")
+    count: int = Field(1, ge=1, description="Expected number of occurrences of `find` (all are replaced)")
+    delete: bool = Field(False, description="Delete `file` (no find/replace)")
+
+
+class SdkSpec(_Model):
+    """`[sdk]`: how the starting SDK is derived from the pinned sources."""
+
+    version: str = Field(SDK_VERSION, description="The pinned xrblocks version the transformation targets")
+    setup: RelPath | None = Field(None, description="Python script run as `python setup.py <sdk/src>`")
+    edits: list[SdkEdit] = Field(default_factory=list)
+
+
+class TaskSpec(_Model):
+    """The contents of `task.toml`."""
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    id: TaskId
+    title: str | None = Field(None, max_length=120)
+    type: TaskType
+    difficulty: Difficulty
+    capabilities: list[Capability] = Field(min_length=1)
+    scenes: list[SceneName] = Field(min_length=1)
+    example: bool = Field(False, description="A format example, not a benchmark task")
+    agent: AgentConfig = Field(default_factory=AgentConfig)
+    verifier: VerifierConfig = Field(default_factory=VerifierConfig)
+    workspace: WorkspaceSpec | None = None
+    sdk: SdkSpec | None = None
+    tags: list[TagSpec] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class DeclaredTest:
+    """A test function found (statically) in a task's `tests/` folder."""
+
+    __test__ = False
+
+    id: str  # pytest node id relative to the verification dir, e.g. "tests/test_app.py::TestX::test_y"
+    file: str  # "tests/test_app.py"
+    line: int
+    kind: TestKind | None  # None for app tasks
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A reference candidate: valid ones must pass, adversarial ones must not."""
+
+    name: str
+    kind: Literal["valid", "adversarial"]
+    path: Path  # the solution folder
+    patch: Path | None  # set when the folder holds a patch instead of workspace files
+    note: str | None  # what an adversarial solution gets wrong
+
+
+@dataclass(frozen=True)
+class Task:
+    """A loaded, validated task."""
+
+    spec: TaskSpec
+    dir: Path
+    instruction: str
+    tests: tuple[DeclaredTest, ...] = ()
+    solutions: tuple[Solution, ...] = field(default=())
+
+    @property
+    def id(self) -> str:
+        """The task id (= its directory name)."""
+        return self.spec.id
+
+    @property
+    def type(self) -> TaskType:
+        """app, sdk-feature or sdk-repair."""
+        return self.spec.type
+
+    @property
+    def tests_dir(self) -> Path:
+        """The held-out pytest files."""
+        return self.dir / TESTS_DIR
+
+    @property
+    def valid_solutions(self) -> list[Solution]:
+        """Reference solutions that must pass."""
+        return [s for s in self.solutions if s.kind == "valid"]
+
+    @property
+    def adversarial_solutions(self) -> list[Solution]:
+        """Reference solutions that must not pass."""
+        return [s for s in self.solutions if s.kind == "adversarial"]
+
+
+def task_json_schema() -> dict:
+    """JSON Schema (draft 2020-12) of `task.toml`, as parsed by tomllib."""
+    schema = TaskSpec.model_json_schema()
+    schema.pop("title", None)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "GenXR-Bench task.toml",
+        **schema,
+    }
+
+
+def list_templates() -> list[str]:
+    """Names of the bundled app templates."""
+    if not TEMPLATES_DIR.is_dir():
+        return []
+    return sorted(p.name for p in TEMPLATES_DIR.iterdir() if (p / "index.html").is_file())
+
+
+# --- TOML parsing and pydantic errors as Problems -------------------------------------------------
+
+
+def _format_loc(loc: Iterable[Any]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+_HEADER = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_.\-]+)\s*\]\]?\s*(#.*)?$")
+
+
+def _locate(text: str, loc: tuple[Any, ...]) -> str:
+    """Best-effort "line N" of the key named by a pydantic `loc` in a TOML text ("" if not found)."""
+    lines = text.splitlines()
+    keys = [p for p in loc if isinstance(p, str)]
+    if not keys:
+        return ""
+    # Find the table the key lives in: the n-th [[array]] header or the [table] header.
+    section = ".".join(keys[:-1]) if len(keys) > 1 else ""
+    index = next((p for p in loc if isinstance(p, int)), 0)
+    start, seen = 0, -1
+    if section:
+        for i, line in enumerate(lines):
+            m = _HEADER.match(line)
+            if m and m.group(1) == section:
+                seen += 1
+                if seen == index or not line.lstrip().startswith("[["):
+                    start = i
+                    break
+        else:
+            # The key may be written inline (`agent = {...}`) or the table itself may be the loc.
+            key = keys[0]
+            for i, line in enumerate(lines):
+                if re.match(rf"^\s*{re.escape(key)}\s*=", line):
+                    return f"line {i + 1}"
+            return ""
+    key = keys[-1]
+    for i in range(start, len(lines)):
+        line = lines[i]
+        if i > start and _HEADER.match(line) and section:
+            break
+        if not section and _HEADER.match(line):
+            break  # top-level keys come before the first table
+        if re.match(rf"^\s*{re.escape(key)}\s*=", line):
+            return f"line {i + 1}"
+    if section:
+        return f"line {start + 1}"
+    return ""
+
+
+def problems_from_pydantic(err: pydantic.ValidationError, file: str, text: str = "") -> list[Problem]:
+    """One `Problem` per pydantic error, naming the field as `section.key` / `tags[1].role`."""
+    problems = []
+    for e in err.errors():
+        loc = tuple(e.get("loc", ()))
+        msg = e.get("msg", "invalid")
+        if e.get("type") == "extra_forbidden":
+            msg = "unknown field"
+        elif e.get("type") == "missing":
+            msg = "required field is missing"
+        problems.append(Problem(file, _locate(text, loc) if text else "", _format_loc(loc), msg))
+    return problems
+
+
+def parse_task_toml(path: Path) -> tuple[TaskSpec | None, list[Problem]]:
+    """Parse and validate one `task.toml`; returns the spec (None when invalid) and the problems."""
+    name = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None, [Problem(name, "", "", "file not found")]
+    except UnicodeDecodeError as e:
+        return None, [Problem(name, "", "", f"not UTF-8 text ({e.reason})")]
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        m = re.search(r"\(at line (\d+)", str(e))
+        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e))
+        return None, [Problem(name, f"line {m.group(1)}" if m else "", "", f"invalid TOML: {msg}")]
+    try:
+        return TaskSpec.model_validate(data), []
+    except pydantic.ValidationError as e:
+        return None, problems_from_pydantic(e, name, text)
+
+
+# --- cross-field and file-system checks -----------------------------------------------------------
+
+
+def _safe_rel(task_dir: Path, rel: str) -> Path | None:
+    """`task_dir / rel` when it stays inside the task directory, else None."""
+    p = Path(rel)
+    if p.is_absolute() or ".." in p.parts:
+        return None
+    return task_dir / p
+
+
+def _spec_problems(spec: TaskSpec, task_dir: Path, toml_name: str) -> list[Problem]:
+    problems: list[Problem] = []
+
+    def add(field_name: str, message: str) -> None:
+        problems.append(Problem(toml_name, "", field_name, message))
+
+    if spec.id != task_dir.name:
+        add("id", f"must equal the task directory name {task_dir.name!r}")
+    for name, values in (("capabilities", spec.capabilities), ("scenes", spec.scenes)):
+        dupes = sorted({v.value for v in values if values.count(v) > 1})
+        if dupes:
+            add(name, f"duplicate values: {', '.join(dupes)}")
+    tags = [t.tag for t in spec.tags]
+    dupes = sorted({t for t in tags if tags.count(t) > 1})
+    if dupes:
+        add("tags", f"duplicate tags: {', '.join(dupes)}")
+
+    ws = spec.workspace
+    if spec.type is TaskType.APP and ws is None:
+        add("workspace", "app tasks need a [workspace] with `template` or `dir`")
+    if ws is not None:
+        if (ws.template is None) == (ws.dir is None):
+            add("workspace", "set exactly one of `template` and `dir`")
+        elif ws.template is not None and not (TEMPLATES_DIR / ws.template / "index.html").is_file():
+            known = ", ".join(list_templates()) or "none"
+            add("workspace.template", f"unknown template {ws.template!r} (known: {known})")
+        elif ws.dir is not None:
+            d = _safe_rel(task_dir, ws.dir)
+            if d is None:
+                add("workspace.dir", "must be a relative path inside the task directory")
+            elif not d.is_dir():
+                add("workspace.dir", f"folder {ws.dir!r} does not exist")
+            elif not (d / "index.html").is_file():
+                add("workspace.dir", f"folder {ws.dir!r} has no index.html")
+
+    if spec.type is TaskType.APP and spec.sdk is not None:
+        add("sdk", "app tasks must not have an [sdk] section")
+    if spec.type.is_sdk:
+        if spec.sdk is None:
+            add("sdk", f"{spec.type.value} tasks need an [sdk] section with `setup` and/or `edits`")
+        else:
+            problems += _sdk_problems(spec.sdk, task_dir, toml_name)
+    return problems
+
+
+def _sdk_problems(sdk: SdkSpec, task_dir: Path, toml_name: str) -> list[Problem]:
+    problems: list[Problem] = []
+
+    def add(field_name: str, message: str) -> None:
+        problems.append(Problem(toml_name, "", field_name, message))
+
+    if sdk.version != SDK_VERSION:
+        add("sdk.version", f"tasks target the pinned xrblocks {SDK_VERSION}, not {sdk.version}")
+    if sdk.setup is None and not sdk.edits:
+        add("sdk", "set `setup` (a Python script) and/or `edits`; otherwise the SDK is unchanged")
+    if sdk.setup is not None:
+        p = _safe_rel(task_dir, sdk.setup)
+        if p is None:
+            add("sdk.setup", "must be a relative path inside the task directory")
+        elif not p.is_file():
+            add("sdk.setup", f"file {sdk.setup!r} does not exist")
+    for i, edit in enumerate(sdk.edits):
+        where = f"sdk.edits[{i}]"
+        rel = Path(edit.file)
+        if rel.is_absolute() or ".." in rel.parts:
+            add(f"{where}.file", "must be a relative path inside sdk/src")
+        if edit.delete:
+            if edit.find is not None or edit.replace is not None or edit.replace_file is not None:
+                add(where, "`delete = true` takes no find/replace/replace_file")
+            continue
+        if edit.replace is not None and edit.replace_file is not None:
+            add(where, "set only one of `replace` and `replace_file`")
+        if edit.find is not None and edit.replace is None and edit.replace_file is None:
+            add(where, "`find` needs `replace` or `replace_file`")
+        if edit.find is None and edit.replace_file is None:
+            add(where, "without `find`, set `replace_file` (whole-file replacement) or `delete = true`")
+        if edit.replace_file is not None:
+            p = _safe_rel(task_dir, edit.replace_file)
+            if p is None:
+                add(f"{where}.replace_file", "must be a relative path inside the task directory")
+            elif not p.is_file():
+                add(f"{where}.replace_file", f"file {edit.replace_file!r} does not exist")
+    return problems
+
+
+def _leak_problems(instruction: str, tests: Iterable[DeclaredTest], file: str) -> list[Problem]:
+    """The instruction must say nothing about the held-out tests."""
+    problems = []
+    lowered = instruction.lower()
+    for word in ("pytest", "fail_to_pass", "pass_to_pass"):
+        if word in lowered:
+            problems.append(Problem(file, "", "", f"mentions {word!r}: the instruction must not describe the tests"))
+    names = {t.id.rsplit("::", 1)[-1] for t in tests} | {Path(t.file).name for t in tests}
+    for name in sorted(names):
+        if name in instruction:
+            problems.append(Problem(file, "", "", f"mentions the test {name!r}: the tests are held out"))
+    return problems
+
+
+def _tag_problems(instruction: str, spec: TaskSpec, file: str) -> list[Problem]:
+    problems = []
+    for i, t in enumerate(spec.tags):
+        # A whole-token match: "cube" must not be satisfied by "cube-base".
+        if not re.search(rf"(?<![\w-]){re.escape(t.tag)}(?![\w-])", instruction):
+            problems.append(Problem(file, "", f"tags[{i}].tag", f"tag {t.tag!r} is not mentioned in the instruction"))
+    return problems
+
+
+# --- declared tests (static) ----------------------------------------------------------------------
+
+
+def _mark_names(expr: ast.expr) -> list[str]:
+    """Marker names in `pytest.mark.x`, `pytest.mark.x(...)`, `mark.x` or a list/tuple of those."""
+    if isinstance(expr, ast.List | ast.Tuple):
+        return [n for e in expr.elts for n in _mark_names(e)]
+    if isinstance(expr, ast.Call):
+        expr = expr.func
+    if isinstance(expr, ast.Attribute):
+        base = expr.value
+        if (isinstance(base, ast.Attribute) and base.attr == "mark") or (
+            isinstance(base, ast.Name) and base.id == "mark"
+        ):
+            return [expr.attr]
+    return []
+
+
+def _module_marks(tree: ast.Module) -> list[str]:
+    marks: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets):
+            marks += _mark_names(node.value)
+    return marks
+
+
+def _kind_of(marks: list[str]) -> list[TestKind]:
+    return [k for k in TestKind if k.value in marks]
+
+
+def _is_test_file(name: str) -> bool:
+    return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
+
+
+def declared_tests(task_dir: Path, task_type: TaskType) -> tuple[list[DeclaredTest], list[Problem]]:
+    """Find the test functions of `task_dir/tests` and their kinds, without importing them."""
+    tests_dir = task_dir / TESTS_DIR
+    found: list[DeclaredTest] = []
+    problems: list[Problem] = []
+    if not tests_dir.is_dir():
+        return [], [Problem(str(tests_dir), "", "", "the task has no tests/ folder")]
+    files = sorted(p for p in tests_dir.rglob("*.py") if _is_test_file(p.name) and "__pycache__" not in p.parts)
+    for path in files:
+        rel = path.relative_to(task_dir).as_posix()
+        shown = str(path)
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"), filename=shown)
+        except SyntaxError as e:
+            problems.append(Problem(shown, f"line {e.lineno}", "", f"syntax error: {e.msg}"))
+            continue
+        except UnicodeDecodeError as e:
+            problems.append(Problem(shown, "", "", f"not UTF-8 text ({e.reason})"))
+            continue
+        module_marks = _module_marks(tree)
+        candidates: list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, list[str]]] = []
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test"):
+                marks = [m for d in node.decorator_list for m in _mark_names(d)]
+                candidates.append((node.name, node, module_marks + marks))
+            elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+                class_marks = [m for d in node.decorator_list for m in _mark_names(d)]
+                for sub in node.body:
+                    if isinstance(sub, ast.Assign) and any(
+                        isinstance(t, ast.Name) and t.id == "pytestmark" for t in sub.targets
+                    ):
+                        class_marks += _mark_names(sub.value)
+                for sub in node.body:
+                    if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef) and sub.name.startswith("test"):
+                        marks = [m for d in sub.decorator_list for m in _mark_names(d)]
+                        candidates.append((f"{node.name}::{sub.name}", sub, module_marks + class_marks + marks))
+        for name, node, marks in candidates:
+            kinds = _kind_of(marks)
+            where = f"line {node.lineno}"
+            kind: TestKind | None = None
+            if task_type.is_sdk:
+                if len(kinds) == 1:
+                    kind = kinds[0]
+                elif not kinds:
+                    problems.append(
+                        Problem(shown, where, name, "SDK task tests need @pytest.mark.fail_to_pass or pass_to_pass")
+                    )
+                else:
+                    problems.append(Problem(shown, where, name, "marked both fail_to_pass and pass_to_pass"))
+            elif kinds:
+                problems.append(
+                    Problem(shown, where, name, "app task tests are all required: drop fail_to_pass/pass_to_pass")
+                )
+            found.append(DeclaredTest(id=f"{rel}::{name}", file=rel, line=node.lineno, kind=kind))
+    if not found and not problems:
+        problems.append(Problem(str(tests_dir), "", "", "no test functions found (test_*.py files, test* functions)"))
+    if task_type.is_sdk and found and not any(t.kind is TestKind.FAIL_TO_PASS for t in found):
+        problems.append(Problem(str(tests_dir), "", "", "SDK tasks need at least one fail_to_pass test"))
+    return found, problems
+
+
+# --- solutions ------------------------------------------------------------------------------------
+
+
+class _SolutionMeta(_Model):
+    note: OneLine | None = None
+
+
+def _read_note(folder: Path) -> tuple[str | None, list[Problem]]:
+    note: str | None = None
+    problems: list[Problem] = []
+    meta = folder / "solution.toml"
+    if meta.is_file():
+        name = str(meta)
+        try:
+            data = tomllib.loads(meta.read_text(encoding="utf-8"))
+            note = _SolutionMeta.model_validate(data).note
+        except tomllib.TOMLDecodeError as e:
+            problems.append(Problem(name, "", "", f"invalid TOML: {e}"))
+        except pydantic.ValidationError as e:
+            problems += problems_from_pydantic(e, name)
+    md = folder / "NOTE.md"
+    if md.is_file():
+        lines = [ln for ln in md.read_text(encoding="utf-8").splitlines() if ln.strip()]
+        if len(lines) != 1:
+            problems.append(Problem(str(md), "", "", f"must be exactly one line (found {len(lines)})"))
+        else:
+            note = note or lines[0].strip()
+    return note, problems
+
+
+def find_solutions(task_dir: Path) -> tuple[list[Solution], list[Problem]]:
+    """Discover `solutions/valid/*` and `solutions/adversarial/*` and check their form."""
+    solutions: list[Solution] = []
+    problems: list[Problem] = []
+    root = task_dir / SOLUTIONS_DIR
+    for kind, minimum in (("valid", 1), ("adversarial", 2)):
+        base = root / kind
+        folders = sorted(p for p in base.iterdir() if not p.name.startswith(".")) if base.is_dir() else []
+        count = 0
+        for folder in folders:
+            shown = str(folder)
+            if not folder.is_dir():
+                problems.append(
+                    Problem(shown, "", "", "each solution must be a folder (workspace files or one .patch)")
+                )
+                continue
+            note, note_problems = _read_note(folder)
+            problems += note_problems
+            content = [p for p in folder.iterdir() if p.name not in SOLUTION_META_FILES]
+            patches = [p for p in content if p.is_file() and p.suffix == ".patch"]
+            patch: Path | None = None
+            if not content:
+                problems.append(Problem(shown, "", "", "empty solution (no workspace files and no .patch)"))
+                continue
+            if patches:
+                if len(content) != 1:
+                    problems.append(Problem(shown, "", "", "a patch solution holds exactly one .patch file"))
+                    continue
+                patch = patches[0]
+            # A NOTE.md that is there but malformed was reported already.
+            if kind == "adversarial" and not note and not note_problems:
+                problems.append(Problem(shown, "", "note", "adversarial solutions need a one-line NOTE.md"))
+            solution_kind = cast(Literal["valid", "adversarial"], kind)
+            solutions.append(Solution(name=folder.name, kind=solution_kind, path=folder, patch=patch, note=note))
+            count += 1
+        if count < minimum:
+            problems.append(Problem(str(base), "", "", f"needs at least {minimum} {kind} solution(s), found {count}"))
+    return solutions, problems
+
+
+# --- loading --------------------------------------------------------------------------------------
+
+
+def load_task(task_dir: str | Path) -> Task:
+    """Load and validate one task directory; raises `ValidationError` listing every problem."""
+    task_dir = Path(task_dir)
+    if not task_dir.is_dir():
+        raise ValidationError([Problem(str(task_dir), "", "", "task directory not found")])
+    toml_path = task_dir / TASK_FILE
+    spec, problems = parse_task_toml(toml_path)
+    instruction_path = task_dir / INSTRUCTION_FILE
+    instruction = ""
+    if instruction_path.is_file():
+        instruction = instruction_path.read_text(encoding="utf-8")
+        if not instruction.strip():
+            problems.append(Problem(str(instruction_path), "", "", "the instruction is empty"))
+    else:
+        problems.append(Problem(str(instruction_path), "", "", "file not found"))
+    tests: list[DeclaredTest] = []
+    solutions: list[Solution] = []
+    if spec is not None:
+        problems += _spec_problems(spec, task_dir, str(toml_path))
+        tests, test_problems = declared_tests(task_dir, spec.type)
+        problems += test_problems
+        if instruction:
+            problems += _tag_problems(instruction, spec, str(instruction_path))
+            problems += _leak_problems(instruction, tests, str(instruction_path))
+    solutions, solution_problems = find_solutions(task_dir)
+    problems += solution_problems
+    if problems:
+        raise ValidationError(problems)
+    assert spec is not None
+    return Task(spec=spec, dir=task_dir, instruction=instruction, tests=tuple(tests), solutions=tuple(solutions))
+
+
+def task_dirs(root: str | Path) -> list[Path]:
+    """Task directories under `root` (those holding a task.toml), sorted by name."""
+    return sorted(p.parent for p in Path(root).glob(f"*/{TASK_FILE}"))
+
+
+def load_tasks(root: str | Path = DEFAULT_TASKS_DIR) -> list[Task]:
+    """Load every `<root>/*/task.toml`; raises one `ValidationError` with the problems of all tasks."""
+    root = Path(root)
+    if not root.is_dir():
+        raise ValidationError([Problem(str(root), "", "", "tasks directory not found")])
+    dirs = task_dirs(root)
+    if not dirs:
+        raise ValidationError([Problem(str(root), "", "", f"no tasks found (no */{TASK_FILE})")])
+    tasks: list[Task] = []
+    problems: list[Problem] = []
+    for d in dirs:
+        try:
+            tasks.append(load_task(d))
+        except ValidationError as e:
+            problems += e.problems
+    if problems:
+        raise ValidationError(problems)
+    return tasks
+
+
+def find_task(id_or_dir: str | Path, root: str | Path = DEFAULT_TASKS_DIR) -> Task:
+    """A task given as a directory (holding task.toml) or as an id under `root`."""
+    p = Path(id_or_dir)
+    if (p / TASK_FILE).is_file():
+        return load_task(p)
+    candidate = Path(root) / str(id_or_dir)
+    if (candidate / TASK_FILE).is_file():
+        return load_task(candidate)
+    known = ", ".join(d.name for d in task_dirs(root)) if Path(root).is_dir() else "none"
+    raise ValidationError([Problem(str(id_or_dir), "", "", f"no such task directory or task id (known: {known})")])

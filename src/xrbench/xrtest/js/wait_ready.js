@@ -1,0 +1,66 @@
+// page.evaluate(fn, {timeoutMs}): wait until XR Blocks finished (or failed) initialising.
+// Returns {status, error?, lifecycle, ...}; status is one of
+//   'ready'       window.xbReady resolved and every Script initialised
+//   'script-init-failed'  xbReady resolved, but a Script's init() threw (the SDK swallows it)
+//   'rejected'    window.xbReady rejected (xb.init failed; the Core disposes itself)
+//   'app-error'   the page threw before calling xb.init (module failed to load or main threw)
+//   'no-xrblocks' the page loaded but never imported XR Blocks with ?debug=1
+//   'timeout'     none of the above within timeoutMs
+async ({timeoutMs}) => {
+  const t0 = performance.now();
+  const state = window.__xrtest || {errors: []};
+  const left = () => timeoutMs - (performance.now() - t0);
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const loaded = () => document.readyState === 'complete';
+  let loadedAt = null;
+  const describe = (e) => String((e && (e.stack || e.message)) || e);
+
+  const finish = (result) => {
+    const core = window.xb && window.xb.core;
+    return Object.assign(result, {
+      lifecycle: core ? core.lifecycle : null,
+      simulatorRunning: core ? !!core.simulatorRunning : false,
+      initCalled: !!state.initCalled,
+      pageErrors: (state.errors || []).map((e) => e.message),
+      scriptErrors: state.scriptErrors || [],
+      elapsedMs: performance.now() - t0,
+    });
+  };
+
+  while (true) {
+    if (window.xbReady) break;
+    if (loaded()) {
+      loadedAt ??= performance.now();
+      if ((state.errors || []).length) return finish({status: 'app-error'});
+      // A module may still import xrblocks dynamically; give it a moment.
+      if (performance.now() - loadedAt > 3000) return finish({status: 'no-xrblocks'});
+    }
+    if (left() <= 0) return finish({status: 'timeout'});
+    await sleep(20);
+  }
+
+  let settled = null;
+  window.xbReady.then(() => { settled = {status: 'ready'}; },
+                      (e) => { settled = {status: 'rejected', error: describe(e)}; });
+  while (!settled) {
+    // The app threw before calling xb.init: xbReady would never settle.
+    if (!state.initCalled && loaded() && (state.errors || []).length) {
+      loadedAt ??= performance.now();
+      if (performance.now() - loadedAt > 250) return finish({status: 'app-error'});
+    }
+    if (left() <= 0) return finish({status: 'timeout'});
+    await sleep(20);
+  }
+  if (settled.status === 'ready') {
+    // Scripts whose init() failed while the app started (see harness.js); the SDK carries on.
+    const failed = (state.scriptErrors || []).filter((e) => e.context === 'init');
+    const manager = window.xb.core.scriptsManager;
+    const failedCount = manager && manager.failedScripts ? manager.failedScripts.size : failed.length;
+    if (failed.length || failedCount) {
+      return finish({status: 'script-init-failed', failedScripts: Math.max(failed.length, failedCount),
+                     error: failed.length ? `${failed[0].script}.init threw: ${failed[0].message}`
+                                          : `${failedCount} script(s) failed to initialise`});
+    }
+  }
+  return finish(settled);
+}

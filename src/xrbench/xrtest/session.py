@@ -1,0 +1,438 @@
+"""`XRSession`: one XR Blocks app, running headless in its own browser context, stepped in virtual time.
+
+    with XRSession("examples/tap_to_light", scene="living_room") as s:
+        s.step(10)
+        lamp = s.find_by_tag("lamp")
+        print(lamp.position, lamp.state)
+
+Opening a session copies the app into a temporary workspace (import map pointed at the pinned
+node_modules), serves it on 127.0.0.1, opens it in a fresh context of the shared browser with
+`?xrAutomation=1&debug=1`, waits for `window.xbReady`, and pauses the core. From then on time
+only moves when the test calls `step()`/`advance()`, so results do not depend on how fast the
+machine renders. Closing (or leaving the `with` block, also on KeyboardInterrupt) closes the
+context, stops the server and deletes the workspace.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import math
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Error as PlaywrightError
+
+from xrbench.xrtest.browser import shared_browser
+from xrbench.xrtest.errors import AppInitError, SessionClosedError, TagNotFoundError, XRTestError
+from xrbench.xrtest.routing import FailedRequest, RemoteRequest, Router, SessionLog, attach_log
+from xrbench.xrtest.scenes import Scene, get_scene
+from xrbench.xrtest.server import StaticServer
+from xrbench.xrtest.webdeps import WebDeps, find_web_deps
+from xrbench.xrtest.workspace import HARNESS_DIR, Workspace, create_workspace
+
+JS_DIR = Path(__file__).resolve().parent / "js"
+DEFAULT_DT_MS = 1000.0 / 60.0
+DEFAULT_VIEWPORT = (640, 360)
+HANDS = ("left", "right")
+
+
+@functools.cache
+def load_js(name: str) -> str:
+    """The source of `js/<name>.js` (a function expression for `page.evaluate`, or a script)."""
+    return (JS_DIR / f"{name}.js").read_text(encoding="utf-8")
+
+
+Vec3 = tuple[float, float, float]
+Quat = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class SceneNode:
+    """One object of the scene graph, in the world frame.
+
+    `tag` and `state` come from `object.userData.xrblocksDevtools = {tag, state}`. `visible` is the
+    effective visibility (the object and all its ancestors); `own_visible` is the object's flag.
+    `bbox` is the world-space box of the object's subtree, or None when it has no geometry.
+    `uuid` and `parents` differ between sessions and are left out of comparisons.
+    """
+
+    name: str
+    type: str
+    path: tuple[str, ...]
+    tag: str | None
+    state: Any
+    position: Vec3
+    quaternion: Quat
+    scale: Vec3
+    bbox: tuple[Vec3, Vec3] | None
+    visible: bool
+    own_visible: bool
+    color: str | None
+    emissive: str | None
+    is_mesh: bool
+    is_script: bool
+    uuid: str = field(compare=False)
+    parents: tuple[str, ...] = field(compare=False)
+
+    @classmethod
+    def from_js(cls, d: dict) -> SceneNode:
+        bbox = d.get("bbox")
+        return cls(
+            name=d["name"],
+            type=d["type"],
+            path=tuple(d["path"]),
+            tag=d.get("tag"),
+            state=d.get("state"),
+            position=tuple(d["position"]),  # type: ignore[arg-type]
+            quaternion=tuple(d["quaternion"]),  # type: ignore[arg-type]
+            scale=tuple(d["scale"]),  # type: ignore[arg-type]
+            bbox=(tuple(bbox[0]), tuple(bbox[1])) if bbox else None,  # type: ignore[arg-type]
+            visible=bool(d["visible"]),
+            own_visible=bool(d["ownVisible"]),
+            color=d.get("color"),
+            emissive=d.get("emissive"),
+            is_mesh=bool(d.get("isMesh")),
+            is_script=bool(d.get("isScript")),
+            uuid=d["uuid"],
+            parents=tuple(d["parents"]),
+        )
+
+    @property
+    def size(self) -> Vec3 | None:
+        """World bounding-box extent (x, y, z) in metres, or None."""
+        if self.bbox is None:
+            return None
+        lo, hi = self.bbox
+        return (hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2])
+
+
+@dataclass(frozen=True)
+class Pose:
+    """A world-frame pose; `forward` is the -Z axis of the rotated frame (where a camera looks)."""
+
+    position: Vec3
+    quaternion: Quat
+    forward: Vec3 | None = None
+
+
+@dataclass(frozen=True)
+class Joint:
+    """One hand joint in the world frame."""
+
+    position: Vec3
+    quaternion: Quat
+    radius: float | None = None
+
+
+def distance(a: Sequence[float], b: Sequence[float]) -> float:
+    """Euclidean distance between two points."""
+    return math.dist(a, b)
+
+
+class XRSession:
+    """An XR Blocks app under test (see the module docstring).
+
+    Parameters:
+        app_dir: folder with the app's `index.html` (and its modules and assets).
+        scene: a bundled scene (`empty`, `living_room`, `kitchen`, `office`) to use as the simulator
+            environment, or None to keep the app's own environments (XR Blocks' defaults are then
+            served from the bundled scenes too).
+        browser: a Playwright browser to open the context in; default: the process-wide one.
+        viewport: page size in CSS pixels; small sizes keep software rendering fast.
+        init_timeout_s: wall-clock bound for loading the page and `xbReady`.
+        fast_render: set `antialias = false` and `simulator.renderToRenderTexture = false`.
+        pause_at_start: pause the core when the app calls `xb.init`, before the first frame, so
+            frame times are identical between runs. Otherwise the core is paused once ready.
+        options: plain data deep-assigned onto the app's `xb.Options` at `xb.init`
+            (e.g. `{"simulator": {"defaultMode": "Hands"}}`); applied after the app's own settings.
+        url_params: extra query parameters for the page URL.
+        automation: load with `?xrAutomation=1` (XR Blocks' automation preset: desktop simulator,
+            Navigation mode, right hand, simulator panels hidden, simulated camera on).
+    """
+
+    def __init__(
+        self,
+        app_dir: str | Path,
+        *,
+        scene: str | None = None,
+        browser: Browser | None = None,
+        viewport: tuple[int, int] = DEFAULT_VIEWPORT,
+        init_timeout_s: float = 30.0,
+        entry: str = "index.html",
+        fast_render: bool = True,
+        pause_at_start: bool = True,
+        options: dict[str, Any] | None = None,
+        url_params: dict[str, str] | None = None,
+        automation: bool = True,
+        deps: WebDeps | None = None,
+    ):
+        self.app_dir = Path(app_dir)
+        self.scene: Scene | None = get_scene(scene) if scene else None
+        self.viewport = viewport
+        self.init_timeout_s = init_timeout_s
+        self.entry = entry
+        self.fast_render = fast_render
+        self.pause_at_start = pause_at_start
+        self.options = options or {}
+        self.url_params = url_params or {}
+        self.automation = automation
+        self._browser_arg = browser
+        self._deps = deps
+        self.log = SessionLog()
+        self.init_status: dict[str, Any] = {}
+        self.workspace: Workspace | None = None
+        self.server: StaticServer | None = None
+        self.context: BrowserContext | None = None
+        self._page: Page | None = None
+        self._closed = False
+        self._opened = False
+
+    # --- lifecycle -----------------------------------------------------------------------------
+
+    def __enter__(self) -> XRSession:
+        return self.open()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def url(self) -> str:
+        """The page URL (only while open)."""
+        if self.server is None:
+            raise SessionClosedError("session is not open")
+        params = {"xrAutomation": "1"} if self.automation else {}
+        params.update({"debug": "1", **self.url_params})
+        return f"{self.server.base_url}/{self.entry}?{urlencode(params)}"
+
+    def _config(self) -> dict[str, Any]:
+        cfg: dict[str, Any] = {"pauseAtStart": self.pause_at_start, "options": self.options}
+        if self.fast_render:
+            cfg.update(antialias=False, renderToRenderTexture=False)
+        if self.scene is not None:
+            cfg["scene"] = {
+                "name": self.scene.name,
+                "title": self.scene.title,
+                "manifestPath": f"/{HARNESS_DIR}/scenes/{self.scene.name}/manifest.json",
+            }
+        return cfg
+
+    def open(self) -> XRSession:
+        """Start everything and wait for the app; raises `AppInitError` or `BrowserLaunchError`."""
+        if self._closed:
+            raise SessionClosedError("a closed session cannot be reopened; create a new XRSession")
+        if self._opened:
+            return self
+        self._opened = True
+        try:
+            self._open()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def _open(self) -> None:
+        deps = self._deps or find_web_deps()
+        self.workspace = create_workspace(self.app_dir, deps, entry=self.entry)
+        if self.scene is not None:
+            shutil.copytree(self.scene.dir, self.workspace.path / HARNESS_DIR / "scenes" / self.scene.name)
+        self.server = StaticServer(self.workspace.path, deps.node_modules).start()
+        browser = self._browser_arg or shared_browser()
+        self.context = browser.new_context(
+            viewport={"width": self.viewport[0], "height": self.viewport[1]},
+            device_scale_factor=1,
+            service_workers="block",
+        )
+        self.context.set_default_timeout(self.init_timeout_s * 1000)
+        attach_log(self.context, self.log)
+        Router(deps, self.server.base_url, self.log, scene=self.scene.name if self.scene else None).install(
+            self.context
+        )
+        self.context.add_init_script(
+            script=f"window.__xrtestConfig = {json.dumps(self._config())};\n" + load_js("init")
+        )
+        self._page = self.context.new_page()
+        try:
+            self._page.goto(self.url, wait_until="load", timeout=self.init_timeout_s * 1000)
+        except PlaywrightError as e:
+            raise self._init_error(f"the page did not load: {str(e).splitlines()[0]}") from e
+        try:
+            status = self._page.evaluate(load_js("wait_ready"), {"timeoutMs": self.init_timeout_s * 1000})
+        except PlaywrightError as e:  # the page crashed, navigated away or was closed
+            raise self._init_error(f"the page failed while starting: {str(e).splitlines()[0]}") from e
+        self.init_status = status
+        if status["status"] != "ready" or status.get("lifecycle") != "running":
+            raise self._init_error(_describe_init_failure(status, self.init_timeout_s))
+        self._page.evaluate("() => window.xb.core.pause()")
+
+    def _init_error(self, headline: str) -> AppInitError:
+        details = {
+            "status": self.init_status,
+            "page_errors": list(self.log.page_errors),
+            "failed_requests": [str(f) for f in self.log.failed_requests],
+            "console_errors": self.log.console_errors,
+        }
+        summary = self.log.summary()
+        return AppInitError(f"{self.app_dir}: {headline}" + (f"\n{summary}" if summary else ""), details=details)
+
+    def close(self) -> None:
+        """Close the page's context, stop the server and delete the workspace (idempotent)."""
+        self._closed = True
+        context, self.context, self._page = self.context, None, None
+        if context is not None:
+            # The browser may be gone already; cleanup must still finish.
+            with contextlib.suppress(Exception):
+                context.close()
+        server, self.server = self.server, None
+        if server is not None:
+            server.stop()
+        workspace, self.workspace = self.workspace, None
+        if workspace is not None:
+            workspace.cleanup()
+
+    @property
+    def page(self) -> Page:
+        """The Playwright page of the app (for things the harness does not wrap yet)."""
+        if self._page is None:
+            raise SessionClosedError("session is closed" if self._closed else "session is not open")
+        return self._page
+
+    def evaluate(self, expression: str, arg: Any = None) -> Any:
+        """`page.evaluate` on the app page."""
+        return self.page.evaluate(expression, arg)
+
+    # --- time -----------------------------------------------------------------------------------
+
+    def step(self, frames: int = 1, dt_ms: float = DEFAULT_DT_MS) -> int:
+        """Advance `frames` frames of `dt_ms` virtual milliseconds each; returns the frame counter."""
+        if frames < 0 or dt_ms <= 0:
+            raise ValueError("frames must be >= 0 and dt_ms > 0")
+        if frames == 0:
+            return self.frame
+        try:
+            result = self.page.evaluate(load_js("step"), {"frames": int(frames), "dtMs": float(dt_ms)})
+        except PlaywrightError as e:
+            summary = self.log.summary()
+            raise XRTestError(
+                f"stepping {frames} frame(s) failed: {str(e).splitlines()[0]}" + (f"\n{summary}" if summary else "")
+            ) from e
+        return int(result["frames"])
+
+    def advance(self, ms: float, dt_ms: float = DEFAULT_DT_MS) -> int:
+        """Advance `ms` virtual milliseconds in steps of `dt_ms` (at least one frame)."""
+        return self.step(max(1, round(ms / dt_ms)), dt_ms)
+
+    @property
+    def frame(self) -> int:
+        """Frames the app's core has run so far (real frames before pausing plus steps)."""
+        return int(self.page.evaluate("() => window.__xrtest.frames"))
+
+    def status(self) -> dict[str, Any]:
+        """The harness's view of the page: frames, lifecycle, errors, options it applied."""
+        return self.page.evaluate(load_js("status"))
+
+    # --- readers --------------------------------------------------------------------------------
+
+    def snapshot(self, *, root: str = "scene", include_private: bool = False) -> list[SceneNode]:
+        """The scene graph (`root`: 'scene' for the app's, 'simulator' for the simulated room)."""
+        nodes = self.page.evaluate(load_js("snapshot"), {"root": root, "includePrivate": include_private})
+        return [SceneNode.from_js(n) for n in nodes]
+
+    def find_all_by_tag(self, tag: str) -> list[SceneNode]:
+        """Every node tagged `tag` (possibly none)."""
+        return [n for n in self.snapshot(include_private=True) if n.tag == tag]
+
+    def find_by_tag(self, tag: str) -> SceneNode:
+        """The first node tagged `tag`; `TagNotFoundError` names the tags that do exist."""
+        nodes = self.snapshot(include_private=True)
+        for n in nodes:
+            if n.tag == tag:
+                return n
+        tags = sorted({n.tag for n in nodes if n.tag})
+        known = ", ".join(tags) if tags else "none"
+        raise TagNotFoundError(
+            f"no object tagged {tag!r} in the scene (tags present: {known}); tag objects with "
+            "object.userData.xrblocksDevtools = {tag: '...', state: {...}}"
+        )
+
+    def camera_pose(self) -> Pose:
+        """World pose of the main camera (the user's head)."""
+        d = self.page.evaluate(load_js("camera_pose"))
+        return Pose(tuple(d["position"]), tuple(d["quaternion"]), tuple(d["forward"]))  # type: ignore[arg-type]
+
+    def hand_joints(self, hand: str) -> dict[str, Joint]:
+        """The 25 joints of the 'left' or 'right' hand in the world frame."""
+        if hand not in HANDS:
+            raise ValueError(f"hand must be 'left' or 'right', not {hand!r}")
+        d = self.page.evaluate(load_js("hand_joints"), {"hand": hand})
+        if not d["available"]:
+            raise XRTestError(f"the {hand} hand has no joints (are hands enabled and the simulator running?)")
+        return {
+            name: Joint(tuple(j["position"]), tuple(j["quaternion"]), j.get("radius"))  # type: ignore[arg-type]
+            for name, j in d["joints"].items()
+        }
+
+    def webgl_info(self) -> dict[str, Any]:
+        """WebGL context details: alive, version, renderer string, canvas size."""
+        return self.page.evaluate(load_js("webgl"))
+
+    def webgl_alive(self) -> bool:
+        """Whether the renderer's WebGL context exists and is not lost."""
+        return bool(self.webgl_info().get("alive"))
+
+    def screenshot(self, path: str | Path | None = None) -> bytes:
+        """A PNG of the page as rendered now (step a frame first after changing the scene)."""
+        return self.page.screenshot(path=str(path) if path else None)
+
+    # --- what the page reported ------------------------------------------------------------------
+
+    @property
+    def console_errors(self) -> list[str]:
+        """Console messages of type 'error'."""
+        return self.log.console_errors
+
+    @property
+    def page_errors(self) -> list[str]:
+        """Uncaught exceptions and unhandled rejections in the page."""
+        return list(self.log.page_errors)
+
+    @property
+    def failed_requests(self) -> list[FailedRequest]:
+        """Aborted or failed requests and HTTP errors."""
+        return list(self.log.failed_requests)
+
+    @property
+    def remote_requests(self) -> list[RemoteRequest]:
+        """Every request that was not for the session server, with what the router did."""
+        return list(self.log.remote_requests)
+
+    @property
+    def script_errors(self) -> list[dict[str, Any]]:
+        """Exceptions XR Blocks caught in Script hooks (it logs them and carries on)."""
+        return list(self.status()["scriptErrors"])
+
+
+def _describe_init_failure(status: dict[str, Any], timeout_s: float) -> str:
+    kind = status.get("status")
+    if kind == "rejected":
+        error = (str(status.get("error") or "").strip().splitlines() or ["unknown error"])[0]
+        return f"xb.init failed (core {status.get('lifecycle')}): {error}"
+    if kind == "script-init-failed":
+        error = (str(status.get("error") or "").strip().splitlines() or ["unknown error"])[0]
+        return f"a Script failed to initialise (XR Blocks ignores this; the app is broken): {error}"
+    if kind == "app-error":
+        return "the app threw before calling xb.init"
+    if kind == "no-xrblocks":
+        return "the page loaded but window.xbReady never appeared (XR Blocks not imported, or ?debug=1 ignored)"
+    if kind == "timeout":
+        phase = "xb.init was called but did not finish" if status.get("initCalled") else "xb.init was never called"
+        return f"timed out after {timeout_s:g} s waiting for window.xbReady ({phase})"
+    if kind == "ready":
+        return f"xbReady resolved but the core is {status.get('lifecycle')}"
+    return f"unexpected init status {kind!r}"

@@ -1,0 +1,167 @@
+"""The static server serves only the workspace and node_modules, and refuses every escape attempt."""
+
+from __future__ import annotations
+
+import http.client
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from xrbench.xrtest.server import Refused, StaticServer, mime_type, resolve_request_path
+
+SECRET = "TOP-SECRET-CONTENT"
+
+
+@pytest.fixture
+def roots(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """A workspace and a node_modules next to an outside directory holding a secret."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text(SECRET)
+    ws = tmp_path / "ws"
+    (ws / "sub").mkdir(parents=True)
+    (ws / "index.html").write_text("<!doctype html><p>hello</p>")
+    (ws / "main.js").write_text("export {};")
+    (ws / "lib.mjs").write_text("export {};")
+    (ws / "model.glb").write_bytes(b"glTF....")
+    (ws / "mod.wasm").write_bytes(b"\0asm\1\0\0\0")
+    (ws / "data.json").write_text("{}")
+    (ws / "sub" / "note.txt").write_text("note")
+    os.symlink(outside / "secret.txt", ws / "escape.txt")
+    os.symlink(outside, ws / "escape_dir")
+    os.symlink(ws / "main.js", ws / "alias.js")  # a link that stays inside is fine
+    nm = tmp_path / "node_modules"
+    (nm / "pkg").mkdir(parents=True)
+    (nm / "pkg" / "index.js").write_text("export const x = 1;")
+    return ws, nm, outside
+
+
+@pytest.fixture
+def server(roots) -> Iterator[StaticServer]:
+    ws, nm, _ = roots
+    with StaticServer(ws, nm) as s:
+        yield s
+
+
+def raw_request(server: StaticServer, path: str, method: str = "GET") -> tuple[int, bytes, dict[str, str]]:
+    """Send `path` exactly as given (http.client does not normalise it)."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+    try:
+        conn.putrequest(method, path, skip_host=False, skip_accept_encoding=True)
+        conn.endheaders()
+        resp = conn.getresponse()
+        return resp.status, resp.read(), {k.lower(): v for k, v in resp.getheaders()}
+    finally:
+        conn.close()
+
+
+def test_binds_loopback_only(server):
+    assert server.base_url.startswith("http://127.0.0.1:")
+    assert server._server.server_address[0] == "127.0.0.1"
+
+
+@pytest.mark.parametrize(
+    ("path", "ctype"),
+    [
+        ("/main.js", "text/javascript"),
+        ("/lib.mjs", "text/javascript"),
+        ("/model.glb", "model/gltf-binary"),
+        ("/mod.wasm", "application/wasm"),
+        ("/data.json", "application/json"),
+        ("/index.html", "text/html"),
+        ("/node_modules/pkg/index.js", "text/javascript"),
+    ],
+)
+def test_serves_files_with_mime_types(server, path, ctype):
+    status, body, headers = raw_request(server, path)
+    assert status == 200
+    assert headers["content-type"].startswith(ctype)
+    assert headers["x-content-type-options"] == "nosniff"
+    assert int(headers["content-length"]) == len(body) > 0
+
+
+def test_root_serves_index_and_head_has_no_body(server):
+    assert raw_request(server, "/")[0] == 200
+    status, body, headers = raw_request(server, "/main.js", "HEAD")
+    assert status == 200 and body == b"" and int(headers["content-length"]) > 0
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/../outside/secret.txt",
+        "/sub/../../outside/secret.txt",
+        "/node_modules/../../outside/secret.txt",
+        "/%2e%2e/outside/secret.txt",
+        "/%2E%2E/outside/secret.txt",
+        "/sub/%2e%2e/%2e%2e/outside/secret.txt",
+        "/node_modules/%2e%2e/%2e%2e/outside/secret.txt",
+        "/%252e%252e/outside/secret.txt",
+        "/..%2foutside%2fsecret.txt",
+        "/..%5coutside%5csecret.txt",
+        "//etc/passwd",
+        "/%2Fetc%2Fpasswd",
+        "/etc/passwd",
+        "/escape.txt",
+        "/escape_dir/secret.txt",
+        "/sub\\..\\..\\outside\\secret.txt",
+        "/main.js%00.txt",
+    ],
+)
+def test_refuses_traversal_and_escapes(server, path):
+    status, body, _ = raw_request(server, path)
+    assert status in (400, 403, 404), (path, status)
+    assert SECRET.encode() not in body
+
+
+def test_symlink_inside_the_root_is_served(server):
+    assert raw_request(server, "/alias.js")[0] == 200
+
+
+@pytest.mark.parametrize("path", ["/sub/", "/sub", "/node_modules/", "/node_modules", "/node_modules/pkg/"])
+def test_no_directory_listings(server, path):
+    status, body, _ = raw_request(server, path)
+    assert status == 404
+    assert b"note.txt" not in body and b"index.js" not in body
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"])
+def test_only_get_and_head(server, roots, method):
+    status, _, headers = raw_request(server, "/node_modules/pkg/index.js", method)
+    assert status == 405
+    assert headers["allow"] == "GET, HEAD"
+    assert (roots[1] / "pkg" / "index.js").read_text() == "export const x = 1;"
+
+
+def test_requests_are_recorded(server):
+    raw_request(server, "/main.js")
+    raw_request(server, "/%2e%2e/x")
+    got = [(r.path, r.status) for r in server.requests]
+    assert ("/main.js", 200) in got and ("/%2e%2e/x", 403) in got
+
+
+def test_stop_frees_the_port(roots):
+    ws, nm, _ = roots
+    s = StaticServer(ws, nm).start()
+    port = s.port
+    s.stop()
+    with pytest.raises(OSError):
+        http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/")
+
+
+def test_resolve_request_path_unit(roots):
+    ws, nm, _ = roots
+    assert resolve_request_path("/main.js?x=1#y", ws, nm) == (ws / "main.js").resolve()
+    assert resolve_request_path("/node_modules/pkg/index.js", ws, nm) == (nm / "pkg" / "index.js").resolve()
+    with pytest.raises(Refused):
+        resolve_request_path("relative.js", ws, nm)
+    # Without a node_modules root, /node_modules/ is just a (missing) workspace folder.
+    with pytest.raises(Refused):
+        resolve_request_path("/node_modules/pkg/index.js", ws, None)
+
+
+def test_mime_type_defaults():
+    assert mime_type("a.JS").startswith("text/javascript")
+    assert mime_type("a.unknown") == "application/octet-stream"
