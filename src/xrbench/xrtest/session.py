@@ -23,7 +23,7 @@ import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlencode
 
 from playwright.sync_api import Browser, BrowserContext, Page
@@ -136,6 +136,21 @@ def distance(a: Sequence[float], b: Sequence[float]) -> float:
     return math.dist(a, b)
 
 
+class SessionHook(Protocol):
+    """Extension point for recording and similar concerns (see `recording.py`).
+
+    `context_options` adds keyword arguments to `browser.new_context` (e.g. `record_video_dir`);
+    `context_created` runs right after the context exists (e.g. start a trace); `closing` runs
+    first thing in `close()`, while the page is still open (e.g. a last screenshot, stop the trace).
+    """
+
+    def context_options(self, session: XRSession) -> dict[str, Any]: ...
+
+    def context_created(self, session: XRSession) -> None: ...
+
+    def closing(self, session: XRSession) -> None: ...
+
+
 class XRSession:
     """An XR Blocks app under test (see the module docstring).
 
@@ -153,6 +168,7 @@ class XRSession:
         options: plain data deep-assigned onto the app's `xb.Options` at `xb.init`
             (e.g. `{"simulator": {"defaultMode": "Hands"}}`); applied after the app's own settings.
         url_params: extra query parameters for the page URL.
+        hooks: `SessionHook`s (recording, tracing) called around the browser context's life.
         automation: load with `?xrAutomation=1` (XR Blocks' automation preset: desktop simulator,
             Navigation mode, right hand, simulator panels hidden, simulated camera on).
     """
@@ -172,6 +188,7 @@ class XRSession:
         url_params: dict[str, str] | None = None,
         automation: bool = True,
         deps: WebDeps | None = None,
+        hooks: Sequence[SessionHook] = (),
     ):
         self.app_dir = Path(app_dir)
         self.scene: Scene | None = get_scene(scene) if scene else None
@@ -185,6 +202,7 @@ class XRSession:
         self.automation = automation
         self._browser_arg = browser
         self._deps = deps
+        self.hooks = list(hooks)
         self.log = SessionLog()
         self.init_status: dict[str, Any] = {}
         self.workspace: Workspace | None = None
@@ -244,11 +262,17 @@ class XRSession:
             shutil.copytree(self.scene.dir, self.workspace.path / HARNESS_DIR / "scenes" / self.scene.name)
         self.server = StaticServer(self.workspace.path, deps.node_modules).start()
         browser = self._browser_arg or shared_browser()
+        extra: dict[str, Any] = {}
+        for hook in self.hooks:
+            extra.update(hook.context_options(self))
         self.context = browser.new_context(
             viewport={"width": self.viewport[0], "height": self.viewport[1]},
             device_scale_factor=1,
             service_workers="block",
+            **extra,
         )
+        for hook in self.hooks:
+            hook.context_created(self)
         self.context.set_default_timeout(self.init_timeout_s * 1000)
         attach_log(self.context, self.log)
         Router(deps, self.server.base_url, self.log, scene=self.scene.name if self.scene else None).install(
@@ -284,6 +308,10 @@ class XRSession:
     def close(self) -> None:
         """Close the page's context, stop the server and delete the workspace (idempotent)."""
         self._closed = True
+        for hook in self.hooks:
+            # A failing hook (e.g. a trace that cannot be written) must not stop the cleanup.
+            with contextlib.suppress(Exception):
+                hook.closing(self)
         context, self.context, self._page = self.context, None, None
         if context is not None:
             # The browser may be gone already; cleanup must still finish.
