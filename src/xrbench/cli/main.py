@@ -8,13 +8,14 @@ from typing import Annotated
 
 import typer
 
-from xrbench.cli import context_cmd, genxr_cmd, xr_cmd
+from xrbench.cli import context_cmd, genxr_cmd, setup_cmd, xr_cmd
 from xrbench.cli.common import App, BaseUrlOpt, ModelOpt, ProviderOpt, ReplayOpt, console
 
 app = App(help="xrbench: benchmarks for XR development and XR interfaces.")
 app.add_typer(context_cmd.app, name="context")
 app.add_typer(genxr_cmd.app, name="genxr")
 app.add_typer(xr_cmd.app, name="xr")
+app.command("setup")(setup_cmd.setup)
 try:
     from xrbench.cli.llm_cmd import app as llm_app
 except ImportError:  # pragma: no cover

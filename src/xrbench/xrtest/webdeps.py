@@ -16,6 +16,9 @@ from pathlib import Path
 from xrbench.xrtest.errors import WebDepsError
 
 ENV_VAR = "XRBENCH_WEB_DIR"
+# The committed package.json / package-lock.json (the repository root links to them), shipped as
+# package data so that `xrbench setup` can install the same tree for a pip-installed toolkit.
+PACKAGED = Path(__file__).resolve().parent.parent / "data" / "web"
 
 # Exact versions the harness depends on: import-map targets and simulator behaviour differ between
 # releases, so "some xrblocks" is not good enough.
@@ -38,7 +41,10 @@ OPTIONAL_PACKAGES: tuple[str, ...] = (
     "@iwer/sem",
 )
 
-_FIX = "run `make web` (npm ci) in the repository root, or point XRBENCH_WEB_DIR at a directory with node_modules"
+_FIX = (
+    "run `make web` (npm ci) in the repository root or `xrbench setup`, "
+    "or point XRBENCH_WEB_DIR at a directory with node_modules"
+)
 
 
 @dataclass(frozen=True)
@@ -77,7 +83,39 @@ def _candidate_roots() -> list[Path]:
         for d in (start, *start.parents):
             if d not in seen:
                 seen.append(d)
+    seen.append(default_install_dir())  # where `xrbench setup` installs
     return [d for d in seen if (d / "package.json").is_file() and (d / "node_modules").is_dir()]
+
+
+def default_install_dir() -> Path:
+    """Where `xrbench setup` puts the pinned web dependencies (`$XRBENCH_CACHE_DIR/web`)."""
+    root = os.environ.get("XRBENCH_CACHE_DIR") or Path.home() / ".cache" / "xrbench"
+    return Path(root).expanduser() / "web"
+
+
+def install_web_deps(dest: Path | None = None) -> WebDeps:
+    """Install the pinned web dependencies with `npm ci` from the packaged lock file, then verify them.
+
+    Used by `xrbench setup` for a pip-installed toolkit; a source checkout uses `make web` instead.
+    Raises `WebDepsError` when npm is missing or fails.
+    """
+    import shutil
+    import subprocess
+
+    dest = (dest or default_install_dir()).expanduser().resolve()
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in ("package.json", "package-lock.json"):
+        shutil.copyfile(PACKAGED / name, dest / name)
+    npm = shutil.which("npm")
+    if npm is None:
+        raise WebDepsError("npm is not installed: install Node.js 20 or newer (it brings npm), then rerun")
+    proc = subprocess.run(
+        [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=dest, capture_output=True, text=True
+    )
+    if proc.returncode != 0:
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-5:]
+        raise WebDepsError(f"npm ci failed in {dest}:\n" + "\n".join(tail))
+    return verify_web_deps(dest)
 
 
 def find_web_deps(required: dict[str, str] | None = None) -> WebDeps:
@@ -92,7 +130,12 @@ def find_web_deps(required: dict[str, str] | None = None) -> WebDeps:
     if not roots:
         where = f"${ENV_VAR}={os.environ[ENV_VAR]}" if os.environ.get(ENV_VAR) else "the repository"
         raise WebDepsError(f"no node_modules found for {where}; {_FIX}")
-    root = roots[0]
+    return verify_web_deps(roots[0], required)
+
+
+def verify_web_deps(root: Path, required: dict[str, str] | None = None) -> WebDeps:
+    """Check the required package versions in `root/node_modules`; raises `WebDepsError` otherwise."""
+    required = REQUIRED_VERSIONS if required is None else required
     node_modules = root / "node_modules"
     if not node_modules.is_dir():
         raise WebDepsError(f"{node_modules} does not exist; {_FIX}")
