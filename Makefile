@@ -14,20 +14,16 @@ web: node_modules/.installed
 node_modules/.installed: package-lock.json
 	@if [ -f package-lock.json ]; then npm ci --no-audit --no-fund --loglevel=error && touch $@; fi
 
-# Debian's Chromium when no browser is configured (XRBENCH_CHROMIUM) or installed.
+# Debian's Chromium (unless XRBENCH_CHROMIUM names one) and bubblewrap (the browser's sandbox when
+# running as root), installed when missing.
 chromium:
-	@if [ -z "$$XRBENCH_CHROMIUM" ] && ! command -v chromium >/dev/null 2>&1; then \
-	  echo "installing Debian's chromium"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	@missing=""; \
+	if [ -z "$$XRBENCH_CHROMIUM" ] && ! command -v chromium >/dev/null 2>&1; then missing="chromium"; fi; \
+	if ! command -v bwrap >/dev/null 2>&1; then missing="$$missing bubblewrap"; fi; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
-
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	# The CPU wheel of torch 2.13.0 first: any other version pulls a multi-GB CUDA build.
-	$(PY) -m pip install -q torch==2.13.0
-	$(PY) -m pip install -q -e '.[embeddings,dev]'
-	rm -f $(VENV)/.installed-* && touch $@
 
 run: setup
 	$(VENV)/bin/xrbench run
