@@ -125,7 +125,8 @@ def test_crashed_runner_is_an_infra_error(tmp_path):
 def test_pytest_args_substitution(tmp_path):
     tests = {
         "conftest.py": (
-            "def pytest_addoption(parser):\n    parser.addoption('--xr-app')\n    parser.addoption('--sc')\n"
+            # --xr-app comes from the xrtest pytest plugin (installed as an entry point).
+            "def pytest_addoption(parser):\n    parser.addoption('--sc')\n"
         ),
         "test_app.py": (
             "def test_args(request, workspace_dir):\n"

@@ -102,3 +102,74 @@ def open_app(
     finally:
         session.close()
         close_shared_browser()
+
+
+@app.command("test")
+def test_app(
+    app_dir: Annotated[Path, typer.Argument(help="App folder with an index.html", exists=True, file_okay=False)],
+    tests: Annotated[list[Path], typer.Argument(help="pytest files or folders using the `xr` fixture", exists=True)],
+    junit: Annotated[Path | None, typer.Option("--junit", help="Write the JUnit XML report here")] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the JSON result here")] = None,
+    record: Annotated[
+        bool, typer.Option("--record", help="Keep video and key frames of every test (default: failed tests)")
+    ] = False,
+    trace: Annotated[bool, typer.Option("--trace", help="Record a Playwright trace per test")] = False,
+    artifacts: Annotated[
+        Path | None, typer.Option("--artifacts", help="Recordings folder (default .xrtest-artifacts)")
+    ] = None,
+    scenes: Annotated[
+        str | None, typer.Option("--scenes", help="Comma-separated scenes for tests without an xr_scenes marker")
+    ] = None,
+    timeout: Annotated[float, typer.Option("--timeout", min=1, help="Wall-clock bound of the whole run (s)")] = 900.0,
+    test_timeout: Annotated[
+        float | None, typer.Option("--test-timeout", min=0, help="Default bound of one test's call (s)")
+    ] = None,
+) -> None:
+    """Run XR tests against an app (pytest with the xrtest plugin, in a subprocess).
+
+    Exits 0 when every test passed, 1 when some failed, 3 on an infrastructure error (the browser
+    did not start, the app did not initialise, no XR test ran, the run timed out).
+    """
+    from rich.markup import escape
+
+    from xrbench.store.atomic import atomic_write_json
+    from xrbench.xrtest.runner import run_xr_tests
+
+    result = run_xr_tests(
+        app_dir,
+        tests,
+        junit=junit,
+        record=record,
+        trace=trace,
+        artifacts=artifacts,
+        scenes=[s.strip() for s in scenes.split(",") if s.strip()] if scenes else (),
+        timeout_s=timeout,
+        test_timeout_s=test_timeout,
+    )
+    styles = {"passed": "green", "failed": "red", "error": "red", "xpassed": "yellow"}
+    for t in result.tests:
+        style = styles.get(t.outcome, "yellow")
+        line = f"[{style}]{t.outcome:8}[/] {escape(t.id)}"
+        if t.duration is not None:
+            line += f"  ({t.duration:.1f} s)"
+        console.print(line, highlight=False)
+        if t.outcome not in ("passed", "xfailed") and t.message:
+            console.print(f"         {t.message.strip().splitlines()[0]}", markup=False, highlight=False)
+        if t.artifacts:
+            console.print(f"         recording: {t.artifacts}", markup=False, highlight=False)
+    s = result.summary()
+    console.print(
+        f"{s['passed']} passed, {s['failed']} failed, {s['error']} errors, {s['skipped']} skipped "
+        f"({s['xr_tests_ran']} XR test runs) in {s['duration']:.1f} s",
+        highlight=False,
+    )
+    if json_out is not None:
+        atomic_write_json(json_out, result.to_json())
+    if result.infra_error:
+        err_console.print(f"[bold red]infrastructure error[/]: {result.infra_error}", highlight=False, soft_wrap=True)
+        if not result.tests and result.output_tail:
+            err_console.print(result.output_tail, markup=False, highlight=False)
+        raise typer.Exit(3)
+    if not result.passed:
+        raise typer.Exit(1)
+    console.print("[bold green]passed[/]")

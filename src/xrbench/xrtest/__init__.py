@@ -1,8 +1,9 @@
-"""xrtest: run XR Blocks apps headless in Chromium, offline, and inspect them in virtual time.
+"""xrtest: run XR apps headless in Chromium, offline, act as the user and assert behaviour, in virtual time.
 
-Milestone 1 (runtime core): web dependencies, browser, static server, workspace/import-map
-rewriting, network routing, bundled simulator scenes, `XRSession` with frame stepping and the
-first readers (scene-graph snapshot, tags, camera pose, hand joints, WebGL health, logs).
+`XRSession` runs an XR Blocks app on its desktop simulator; `IWERSession` runs any WebXR app on
+Meta's IWER emulator. Both give actors (`head`, `hand(role)`, `controller(role)`, ...), readers
+(scene graph, tags, joints, camera, events, errors) and work with `xrbench.xrtest.assertions`.
+The pytest plugin (`pytest_plugin`) provides the `xr` fixture; `vlm` adds model-judged checks.
 """
 
 from xrbench.xrtest.browser import BrowserHandle, close_shared_browser, find_chromium, launch_browser, shared_browser
@@ -15,10 +16,12 @@ from xrbench.xrtest.errors import (
     WebDepsError,
     XRTestError,
 )
+from xrbench.xrtest.iwer import IWERSession
 from xrbench.xrtest.routing import FailedRequest, RemoteRequest, SessionLog
 from xrbench.xrtest.scenes import Scene, get_scene, list_scenes
 from xrbench.xrtest.server import StaticServer
 from xrbench.xrtest.session import Joint, Pose, SceneNode, XRSession
+from xrbench.xrtest.vlm import adaptive_act, assert_vlm, vlm_check
 from xrbench.xrtest.webdeps import WebDeps, find_web_deps
 from xrbench.xrtest.workspace import Workspace, create_workspace
 
@@ -27,6 +30,7 @@ __all__ = [
     "BrowserHandle",
     "BrowserLaunchError",
     "FailedRequest",
+    "IWERSession",
     "Joint",
     "Pose",
     "RemoteRequest",
@@ -42,6 +46,8 @@ __all__ = [
     "Workspace",
     "XRSession",
     "XRTestError",
+    "adaptive_act",
+    "assert_vlm",
     "close_shared_browser",
     "create_workspace",
     "find_chromium",
@@ -50,4 +56,5 @@ __all__ = [
     "launch_browser",
     "list_scenes",
     "shared_browser",
+    "vlm_check",
 ]

@@ -5,25 +5,33 @@ browser already installed by Playwright is used as a last resort. Nothing is eve
 
 Rendering is software-only (ANGLE on SwiftShader), which works on machines without a GPU. The
 browser keeps Chromium's own sandbox unless the process runs as root, where Chromium refuses to
-start sandboxed and `--no-sandbox` is the only option. Wrapping the whole browser in an outer
-sandbox (bubblewrap) for untrusted apps is a later milestone.
+start sandboxed; there the whole browser runs inside bubblewrap instead (see `sandbox.py`).
+
+Playwright records videos with an ffmpeg of its own that it would download; nothing is downloaded
+here, so the driver is pointed at a local ffmpeg instead when one exists (see `find_ffmpeg`).
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
+import json
 import os
 import shutil
+import tempfile
 import threading
+import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from playwright.sync_api import Browser, Error, Playwright, sync_playwright
 
 from xrbench.xrtest.errors import BrowserLaunchError
+from xrbench.xrtest.sandbox import SandboxPlan, SandboxWarning, plan_sandbox
 
 ENV_VAR = "XRBENCH_CHROMIUM"
+FFMPEG_ENV_VAR = "XRBENCH_FFMPEG"
 SYSTEM_CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 
 # Keep the browser quiet on the network (no updaters, no sync, no QUIC probes) and stop it from
@@ -107,12 +115,95 @@ _driver_users = 0
 _driver_lock = threading.Lock()
 
 
+def find_ffmpeg() -> Path | None:
+    """An ffmpeg that can encode Playwright's videos (VP9 in WebM), or None.
+
+    In order: `$XRBENCH_FFMPEG`, the one shipped by the `imageio-ffmpeg` package, `ffmpeg` on PATH.
+    """
+    env = os.environ.get(FFMPEG_ENV_VAR)
+    if env:
+        return Path(env) if os.access(env, os.X_OK) else None
+    try:
+        import imageio_ffmpeg  # type: ignore[import-not-found]
+
+        return Path(imageio_ffmpeg.get_ffmpeg_exe())
+    except Exception:  # not installed, or its binary is missing for this platform
+        pass
+    found = shutil.which("ffmpeg")
+    return Path(found) if found else None
+
+
+def _ffmpeg_revision() -> str | None:
+    """The ffmpeg build the installed Playwright expects (its registry folder is `ffmpeg-<rev>`)."""
+    import playwright
+
+    try:
+        data = json.loads((Path(playwright.__file__).parent / "driver/package/browsers.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return next((b["revision"] for b in data.get("browsers", []) if b.get("name") == "ffmpeg"), None)
+
+
+def _default_registry() -> Path:
+    """Playwright's default browser registry on Linux (where `playwright install` puts things)."""
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    try:
+        base = Path(xdg) if xdg else Path.home() / ".cache"
+    except RuntimeError:  # no home directory at all
+        base = Path("/nonexistent")
+    return base / "ms-playwright"
+
+
+def playwright_has_ffmpeg() -> bool:
+    """Whether Playwright finds its own ffmpeg (in `$PLAYWRIGHT_BROWSERS_PATH` or the default registry)."""
+    rev = _ffmpeg_revision()
+    registry = Path(os.environ["PLAYWRIGHT_BROWSERS_PATH"]) if os.environ.get("PLAYWRIGHT_BROWSERS_PATH") else None
+    return rev is not None and ((registry or _default_registry()) / f"ffmpeg-{rev}" / "ffmpeg-linux").exists()
+
+
+def video_supported() -> bool:
+    """Whether `record_video_dir` will work: Playwright's own ffmpeg, or a local one to hand it."""
+    return playwright_has_ffmpeg() or (
+        not os.environ.get("PLAYWRIGHT_BROWSERS_PATH") and find_ffmpeg() is not None and _ffmpeg_revision() is not None
+    )
+
+
+@contextlib.contextmanager
+def _driver_environment() -> Iterator[None]:
+    """Point the driver about to start at a local ffmpeg, when Playwright has none of its own.
+
+    Playwright looks for ffmpeg only in its browser registry (`$PLAYWRIGHT_BROWSERS_PATH`, else
+    ~/.cache/ms-playwright). A temporary registry holds links to everything of the default one plus
+    `ffmpeg-<rev>/ffmpeg-linux` -> the local ffmpeg. The variable is set only while the driver
+    starts (the driver copies the environment), so the rest of the process is unaffected.
+    """
+    rev, ffmpeg = _ffmpeg_revision(), find_ffmpeg()
+    if playwright_has_ffmpeg() or os.environ.get("PLAYWRIGHT_BROWSERS_PATH") or rev is None or ffmpeg is None:
+        yield
+        return
+    registry = Path(tempfile.mkdtemp(prefix="xrbench-playwright-"))
+    atexit.register(shutil.rmtree, registry, True)
+    default = _default_registry()
+    if default.is_dir():
+        for entry in default.iterdir():
+            with contextlib.suppress(OSError):
+                (registry / entry.name).symlink_to(entry)
+    (registry / f"ffmpeg-{rev}").mkdir(exist_ok=True)
+    (registry / f"ffmpeg-{rev}" / "ffmpeg-linux").symlink_to(ffmpeg)
+    os.environ["PLAYWRIGHT_BROWSERS_PATH"] = str(registry)
+    try:
+        yield
+    finally:
+        os.environ.pop("PLAYWRIGHT_BROWSERS_PATH", None)
+
+
 def _acquire_driver() -> Playwright:
     global _driver, _driver_users
     with _driver_lock:
         if _driver is None:
             try:
-                _driver = sync_playwright().start()
+                with _driver_environment():
+                    _driver = sync_playwright().start()
             except Error as e:
                 raise BrowserLaunchError(f"could not start the Playwright driver: {e}") from e
         _driver_users += 1
@@ -137,7 +228,8 @@ class BrowserHandle:
     playwright: Playwright
     browser: Browser
     executable: Path
-    sandboxed: bool
+    sandboxed: bool  # confined at all: by bubblewrap, by Chromium's own sandbox, or both
+    plan: SandboxPlan | None = None  # how (None: launched before sandbox planning existed)
     _closed: bool = False
 
     def close(self) -> None:
@@ -154,32 +246,64 @@ class BrowserHandle:
             _release_driver()
 
 
-def launch_browser(*, executable: str | Path | None = None, sandbox: bool | None = None) -> BrowserHandle:
-    """Launch headless Chromium with the harness flags.
+def launch_browser(
+    *, executable: str | Path | None = None, sandbox: bool | None = None, isolation: str | None = None
+) -> BrowserHandle:
+    """Launch headless Chromium with the harness flags, confined as `sandbox.plan_sandbox` decides.
 
-    Raises `BrowserLaunchError` with Chromium's own message when it cannot start.
+    `isolation`: "auto", "bwrap" or "off" (default `$XRBENCH_XR_SANDBOX`, else auto). `sandbox`
+    forces Chromium's own sandbox on or off (default: as planned). Raises `BrowserLaunchError`
+    with Chromium's own message when it cannot start.
     """
-    sandbox = (not running_as_root()) if sandbox is None else sandbox
     pw = _acquire_driver()
     exe: Path | str = executable or "chromium"
+    plan: SandboxPlan | None = None
     try:
         exe = Path(executable) if executable else find_chromium(pw)
-        browser = pw.chromium.launch(
-            executable_path=str(exe),
-            headless=True,
-            args=launch_args(sandbox=sandbox),
-            # Playwright adds --no-sandbox unless told the sandbox is wanted.
-            chromium_sandbox=sandbox,
-            timeout=60_000,
-        )
+        plan = plan_sandbox(Path(exe), mode=isolation, root=running_as_root())
+        inner = plan.chromium_sandbox if sandbox is None else sandbox
+        try:
+            browser = _launch(pw, plan.executable, inner)
+        except Error as first:
+            if not (plan.kind == "bwrap" and inner and sandbox is None):
+                raise
+            # Chromium's sandbox needs user namespaces inside bubblewrap's; some kernels and
+            # container profiles forbid nesting them. Bubblewrap alone still confines the browser.
+            try:
+                browser = _launch(pw, plan.executable, False)
+            except Error:
+                raise first from None  # not the sandbox's doing: report the first failure
+            inner = False
+            warnings.warn(
+                "xrtest: Chromium's own sandbox did not start inside bubblewrap; running it with "
+                "--no-sandbox inside bubblewrap",
+                SandboxWarning,
+                stacklevel=2,
+            )
     except BrowserLaunchError:
         _release_driver()
         raise
     except Error as e:
         _release_driver()
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise BrowserLaunchError(f"Chromium failed to launch ({exe}): {first}") from e
-    return BrowserHandle(playwright=pw, browser=browser, executable=Path(exe), sandboxed=sandbox)
+        where = f"{exe} in bubblewrap" if plan is not None and plan.kind == "bwrap" else str(exe)
+        raise BrowserLaunchError(f"Chromium failed to launch ({where}): {first}") from e
+    if plan.chromium_sandbox != inner:
+        plan = SandboxPlan(plan.kind, plan.executable, plan.chromium, inner, plan.reason)
+    return BrowserHandle(
+        playwright=pw, browser=browser, executable=Path(exe), sandboxed=plan.kind != "none" or inner, plan=plan
+    )
+
+
+def _launch(pw: Playwright, executable: Path, sandbox: bool) -> Browser:
+    return pw.chromium.launch(
+        executable_path=str(executable),
+        headless=True,
+        args=launch_args(sandbox=sandbox),
+        # Playwright adds --no-sandbox unless told the sandbox is wanted.
+        chromium_sandbox=sandbox,
+        timeout=60_000,
+    )
 
 
 _shared: BrowserHandle | None = None

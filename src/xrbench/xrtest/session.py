@@ -11,6 +11,12 @@ node_modules), serves it on 127.0.0.1, opens it in a fresh context of the shared
 only moves when the test calls `step()`/`advance()`, so results do not depend on how fast the
 machine renders. Closing (or leaving the `with` block, also on KeyboardInterrupt) closes the
 context, stops the server and deletes the workspace.
+
+A session also carries the simulated user and what the harness reads (see `actors.py`,
+`readers.py`, `assertions.py`): `head`, `hand(role)`, `controller(role)`, `gesture()`,
+`objects` and `wait(ms)` act; `events()`, `tagged()`, `find()`, `planes()`, `depth()`,
+`locations()` and `hand_state()` read. Hand roles ('dominant', 'non_dominant') follow the
+session's `dominant_hand`.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlencode
 
 from playwright.sync_api import Browser, BrowserContext, Page
@@ -36,6 +42,9 @@ from xrbench.xrtest.scenes import Scene, get_scene
 from xrbench.xrtest.server import StaticServer
 from xrbench.xrtest.webdeps import WebDeps, find_web_deps
 from xrbench.xrtest.workspace import HARNESS_DIR, Workspace, create_workspace
+
+if TYPE_CHECKING:
+    from xrbench.xrtest import actors, readers
 
 JS_DIR = Path(__file__).resolve().parent / "js"
 DEFAULT_DT_MS = 1000.0 / 60.0
@@ -80,6 +89,7 @@ class SceneNode:
     is_script: bool
     uuid: str = field(compare=False)
     parents: tuple[str, ...] = field(compare=False)
+    root: str = field(default="scene", compare=False)  # 'scene' (the app's) or 'simulator' (the room)
 
     @classmethod
     def from_js(cls, d: dict) -> SceneNode:
@@ -102,6 +112,7 @@ class SceneNode:
             is_script=bool(d.get("isScript")),
             uuid=d["uuid"],
             parents=tuple(d["parents"]),
+            root=d.get("root") or "scene",
         )
 
     @property
@@ -171,6 +182,9 @@ class XRSession:
         hooks: `SessionHook`s (recording, tracing) called around the browser context's life.
         automation: load with `?xrAutomation=1` (XR Blocks' automation preset: desktop simulator,
             Navigation mode, right hand, simulator panels hidden, simulated camera on).
+        dominant_hand: the simulated user's dominant hand, 'right' (default) or 'left'; actors
+            and assertions resolve the roles 'dominant' / 'non_dominant' with it.
+        dt_ms: virtual milliseconds per frame for actors and `wait()` (default 60 Hz).
     """
 
     def __init__(
@@ -189,7 +203,15 @@ class XRSession:
         automation: bool = True,
         deps: WebDeps | None = None,
         hooks: Sequence[SessionHook] = (),
+        dominant_hand: str = "right",
+        dt_ms: float = DEFAULT_DT_MS,
     ):
+        if dominant_hand not in HANDS:
+            raise ValueError(f"dominant_hand must be 'left' or 'right', not {dominant_hand!r}")
+        if dt_ms <= 0:
+            raise ValueError("dt_ms must be > 0")
+        self.dominant_hand = dominant_hand
+        self.dt_ms = float(dt_ms)
         self.app_dir = Path(app_dir)
         self.scene: Scene | None = get_scene(scene) if scene else None
         self.viewport = viewport
@@ -205,12 +227,14 @@ class XRSession:
         self.hooks = list(hooks)
         self.log = SessionLog()
         self.init_status: dict[str, Any] = {}
+        self.install_info: dict[str, Any] = {}
         self.workspace: Workspace | None = None
         self.server: StaticServer | None = None
         self.context: BrowserContext | None = None
         self._page: Page | None = None
         self._closed = False
         self._opened = False
+        self._actors: dict[str, Any] = {}
 
     # --- lifecycle -----------------------------------------------------------------------------
 
@@ -281,6 +305,8 @@ class XRSession:
         self.context.add_init_script(
             script=f"window.__xrtestConfig = {json.dumps(self._config())};\n" + load_js("init")
         )
+        # Readers and actors (`window.__xrtest.read` / `.act`); they touch `window.xb` only when called.
+        self.context.add_init_script(script=load_js("read_lib") + "\n" + load_js("actor_lib"))
         self._page = self.context.new_page()
         try:
             self._page.goto(self.url, wait_until="load", timeout=self.init_timeout_s * 1000)
@@ -294,6 +320,10 @@ class XRSession:
         if status["status"] != "ready" or status.get("lifecycle") != "running":
             raise self._init_error(_describe_init_failure(status, self.init_timeout_s))
         self._page.evaluate("() => window.xb.core.pause()")
+        # Record the app's interaction events from the first frame on (see readers.py).
+        self.install_info = self._page.evaluate(
+            "() => window.__xrtest.read ? window.__xrtest.read.install() : {installed: false, hooked: []}"
+        )
 
     def _init_error(self, headline: str) -> AppInitError:
         details = {
@@ -356,6 +386,10 @@ class XRSession:
         """Advance `ms` virtual milliseconds in steps of `dt_ms` (at least one frame)."""
         return self.step(max(1, round(ms / dt_ms)), dt_ms)
 
+    def wait(self, ms: float) -> int:
+        """Let `ms` virtual milliseconds pass (frames of `dt_ms`, at least one); returns the frame counter."""
+        return self.advance(ms, self.dt_ms)
+
     @property
     def frame(self) -> int:
         """Frames the app's core has run so far (real frames before pausing plus steps)."""
@@ -417,6 +451,124 @@ class XRSession:
     def screenshot(self, path: str | Path | None = None) -> bytes:
         """A PNG of the page as rendered now (step a frame first after changing the scene)."""
         return self.page.screenshot(path=str(path) if path else None)
+
+    # --- the simulated user (see actors.py) --------------------------------------------------------
+
+    def handedness(self, role: str) -> str:
+        """'left' or 'right' for a hand role: 'dominant', 'non_dominant', 'left' or 'right'."""
+        if role in HANDS:
+            return role
+        if role == "dominant":
+            return self.dominant_hand
+        if role in ("non_dominant", "non-dominant", "nondominant"):
+            return "left" if self.dominant_hand == "right" else "right"
+        raise ValueError(f"hand role must be 'dominant', 'non_dominant', 'left' or 'right', not {role!r}")
+
+    @property
+    def head(self) -> actors.Head:
+        """The user's head (the main camera): teleport_to, look_at, move, rotate, walk."""
+        from xrbench.xrtest import actors
+
+        if "head" not in self._actors:
+            self._actors["head"] = actors.Head(self)
+        return self._actors["head"]
+
+    def hand(self, role: str = "dominant") -> actors.Hand:
+        """A simulated hand by role ('dominant', 'non_dominant', 'left', 'right')."""
+        from xrbench.xrtest import actors
+
+        return actors.Hand(self, self.handedness(role), role)
+
+    def controller(self, role: str = "dominant") -> actors.Controller:
+        """A simulated controller by role: select, squeeze, move_to, point_to."""
+        from xrbench.xrtest import actors
+
+        return actors.Controller(self, self.handedness(role), role)
+
+    def gesture(self, hand: str, name: str, **kwargs: Any) -> None:
+        """Perform a hand gesture ('thumbs-up', 'fist', 'pinch', ...); see `actors.gesture`."""
+        from xrbench.xrtest import actors
+
+        actors.gesture(self, hand, name, **kwargs)
+
+    @property
+    def objects(self) -> actors.PhysicalObjects:
+        """Labelled physical objects in the simulated room: add, get, list, remove, clear."""
+        from xrbench.xrtest import actors
+
+        if "objects" not in self._actors:
+            self._actors["objects"] = actors.PhysicalObjects(self)
+        return self._actors["objects"]
+
+    # --- more readers (see readers.py) ------------------------------------------------------------
+
+    def events(
+        self,
+        event_type: str | None = None,
+        *,
+        hand: str | None = None,
+        target: str | None = None,
+        name: str | None = None,
+        since_frame: int | None = None,
+    ) -> list[readers.XREvent]:
+        """Interaction events the app received (recorded by the harness), filtered.
+
+        `hand` may be a role ('dominant', ...). `target` matches the event's tag or object name.
+        """
+        from xrbench.xrtest import readers
+
+        h = self.handedness(hand) if hand not in (None, "none") else hand
+        return readers.filter_events(
+            readers.read_events(self), event_type, hand=h, target=target, name=name, since_frame=since_frame
+        )
+
+    def tagged(self, tag: str | None = None) -> list[SceneNode]:
+        """Tagged nodes of the app's scene and of the simulated room (one round trip, no untagged nodes)."""
+        from xrbench.xrtest import readers
+
+        return readers.read_tagged(self, tag)
+
+    def find(self, target: Any) -> readers.Target:
+        """Resolve a tag, location, plane label, point, node or actor to world coordinates."""
+        from xrbench.xrtest import readers
+
+        return readers.resolve(self, target)
+
+    def planes(self, label: str | None = None) -> list[readers.Plane]:
+        """Planes the app's plane detection found (`xb.world.planes`), optionally by label."""
+        from xrbench.xrtest import readers
+
+        planes = readers.read_world(self).planes
+        return [p for p in planes if label is None or p.label == label]
+
+    def depth(self) -> readers.DepthInfo:
+        """Whether depth sensing is enabled and a depth frame is available."""
+        from xrbench.xrtest import readers
+
+        return readers.read_world(self).depth
+
+    def locations(self) -> dict[str, Vec3]:
+        """Named points of the active environment's manifest ("table", "wall", ...)."""
+        from xrbench.xrtest import readers
+
+        return readers.read_locations(self)
+
+    def hand_state(self, role: str = "dominant") -> readers.HandState:
+        """What the simulator knows about a hand: visible, connected, pose, ray, fingertip."""
+        from xrbench.xrtest import readers
+
+        return readers.read_hand(self, self.handedness(role))
+
+    def errors(self) -> dict[str, list[str]]:
+        """Everything that went wrong in the page so far, by kind (empty lists when healthy)."""
+        return {
+            "page_errors": self.page_errors,
+            "console_errors": self.console_errors,
+            "failed_requests": [str(f) for f in self.failed_requests],
+            "script_errors": [
+                f"{e.get('script')} [{e.get('context')}]: {e.get('message')}" for e in self.script_errors
+            ],
+        }
 
     # --- what the page reported ------------------------------------------------------------------
 

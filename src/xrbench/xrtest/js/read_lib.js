@@ -1,0 +1,311 @@
+// Init script (after init.js): the harness's readers, as `window.__xrtest.read.*`.
+//
+// Everything here reads `window.xb` lazily, when Python calls it, so the script can run before
+// any page script. `install()` wraps XR Blocks' dispatch points to record the app's interaction
+// events generically (the app does not cooperate); the session calls it once the core is ready
+// and paused, before the first frame.
+(() => {
+  const state = window.__xrtest;
+  if (!state || state.read) return;
+
+  const THREE = () => state.THREE;
+  const core = () => window.xb.core;
+
+  function handOf(source, fallback) {
+    const h = source && source.handedness;
+    return h === 'left' || h === 'right' ? h : (fallback || 'none');
+  }
+
+  function controllerHand(controller) {
+    const c = core();
+    const h = controller && (controller.inputSource?.handedness);
+    if (h === 'left' || h === 'right') return h;
+    const i = c.input.controllers.indexOf(controller);
+    return i === 0 ? 'left' : i === 1 ? 'right' : 'none';
+  }
+
+  // XR Blocks hook -> event type recorded. Continuous hooks (onHovering, onObjectTouching,
+  // onObjectGrabbing, onSelecting, onSqueezing) fire every frame and are left out.
+  const TARGET_TYPES = {
+    onObjectSelectStart: 'object_select_start',
+    onObjectSelectEnd: 'object_select_end',
+    onObjectLongSelect: 'object_long_select',
+    onObjectTouchStart: 'object_touch_start',
+    onObjectTouchEnd: 'object_touch_end',
+    onObjectGrabStart: 'object_grab_start',
+    onObjectGrabEnd: 'object_grab_end',
+    onHoverEnter: 'hover_enter',
+    onHoverExit: 'hover_exit',
+  };
+  const GLOBAL_TYPES = {
+    onSelectStart: 'select_start',
+    onSelect: 'select',
+    onSelectEnd: 'select_end',
+    onLongSelect: 'long_select',
+  };
+  const INPUT_TYPES = {squeezestart: 'squeeze_start', squeeze: 'squeeze', squeezeend: 'squeeze_end'};
+  const GESTURE_TYPES = {gesturestart: 'gesture_start', gestureend: 'gesture_end'};
+
+  function push(entry) {
+    state.eventLog.push(Object.assign({frame: state.frames, name: null, target: null, tags: [],
+                                       script: null, hand: 'none'}, entry));
+  }
+
+  /** Every tag from `object` up to the root: the hit part first, then what it belongs to. */
+  function tagsOf(object) {
+    const tags = [];
+    for (let o = object; o; o = o.parent) {
+      const d = o.userData && o.userData.xrblocksDevtools;
+      if (d && d.tag != null) tags.push(String(d.tag));
+    }
+    return tags;
+  }
+
+  /**
+   * The tagged descendant of `root` at `point`: the smallest whose world box contains it, else
+   * the nearest within 5 cm (a fingertip entering the script's overall box is often just in
+   * front of the part it is heading for), else null.
+   */
+  function taggedPartAt(root, point) {
+    const Three = THREE();
+    const box = new Three.Box3();
+    let inside = null, insideVolume = Infinity, near = null, nearDistance = 0.05;
+    root.traverse((o) => {
+      if (o === root || !(o.userData && o.userData.xrblocksDevtools && o.userData.xrblocksDevtools.tag != null)) return;
+      box.setFromObject(o);
+      if (box.isEmpty()) return;
+      const distance = box.distanceToPoint(point);
+      if (distance <= 0.001) {
+        const s = box.getSize(new Three.Vector3());
+        if (s.x * s.y * s.z < insideVolume) { inside = o; insideVolume = s.x * s.y * s.z; }
+      } else if (distance < nearDistance) {
+        near = o;
+        nearDistance = distance;
+      }
+    });
+    return inside || near;
+  }
+
+  function describeTarget(event) {
+    // `surface` is the object a ray hit (the lamp's button); a touch or grab reports the Script
+    // whose box the fingertip entered (the lamp), so look for the tagged part at the touch point.
+    let target = event && (event.surface || event.target);
+    if (target && event.touchPosition && event.touchPosition.isVector3) {
+      target = taggedPartAt(target, event.touchPosition) || target;
+    }
+    return {target: target ? (target.name || target.type || null) : null, tags: tagsOf(target)};
+  }
+
+  // The part a hand's current direct touch is on, by hand: {target, described, ending}.
+  const contacts = new Map();
+
+  /**
+   * Name an event after the tagged part it concerns. A touch reports the Script whose box the
+   * fingertip entered; its end reports where the fingertip left, and the selection a touch
+   * starts reports only the Script: all of these take the part the touch started on.
+   */
+  function describeContact(type, hand, event) {
+    const contact = contacts.get(hand);
+    const sameTarget = contact && event && event.target === contact.target &&
+      (!event.surface || event.surface === contact.target);
+    if (type === 'object_touch_start') {
+      const described = describeTarget(event);
+      contacts.set(hand, {target: event.target, described, ending: false});
+      return described;
+    }
+    if (!sameTarget) return describeTarget(event);
+    if (type === 'object_touch_end') contact.ending = true;
+    // The touch's selection ends right after the touch: forget the contact then.
+    if (type === 'select_end' && contact.ending) contacts.delete(hand);
+    return contact.described;
+  }
+
+  /** Wrap the dispatch points once; idempotent. Returns what it could hook. */
+  function install() {
+    if (state.eventLog) return {installed: false};
+    state.eventLog = [];
+    const c = core();
+    const hooked = [];
+    const manager = c.scriptsManager;
+    if (manager && typeof manager.invokeTarget === 'function') {
+      // One interaction is dispatched along the hit object's script path with the same event
+      // object: record it once, however many scripts receive it.
+      const seen = new WeakSet();
+      const original = manager.invokeTarget;
+      manager.invokeTarget = (script, hook, argument) => {
+        const type = TARGET_TYPES[hook];
+        if (type && !(argument && typeof argument === 'object' && seen.has(argument))) {
+          if (argument && typeof argument === 'object') seen.add(argument);
+          const hand = handOf(argument && argument.source);
+          push({type, scope: 'target', hand, script: script.name || script.constructor.name,
+                ...describeContact(type, hand, argument)});
+        }
+        return original(script, hook, argument);
+      };
+      hooked.push('target');
+    }
+    if (manager && typeof manager.invokeGlobal === 'function') {
+      const original = manager.invokeGlobal;
+      manager.invokeGlobal = (hook, event) => {
+        const type = GLOBAL_TYPES[hook];
+        if (type) {
+          const hand = handOf(event && event.source);
+          push({type, scope: 'global', hand, ...describeContact(type, hand, event)});
+        }
+        return original(hook, event);
+      };
+      hooked.push('global');
+    }
+    // Squeezes reach scripts through listeners bound at init; the input's own dispatch is the
+    // one place every squeeze passes.
+    const input = c.input;
+    if (input && typeof input.dispatchEvent === 'function') {
+      const original = input.dispatchEvent.bind(input);
+      input.dispatchEvent = (event) => {
+        const type = INPUT_TYPES[event && event.type];
+        if (type) push({type, scope: 'input', hand: controllerHand(event.target)});
+        return original(event);
+      };
+      hooked.push('input');
+    }
+    // XR Blocks throttles gesture recognition by wall-clock time (performance.now, 33 ms). In
+    // virtual time that would make recognition depend on how fast the machine steps frames:
+    // evaluate every frame instead.
+    if (c.options && c.options.gestures) c.options.gestures.updateIntervalMs = 0;
+    const gestures = c.gestureRecognition;
+    if (gestures && typeof gestures.dispatchEvent === 'function') {
+      const original = gestures.dispatchEvent.bind(gestures);
+      gestures.dispatchEvent = (event) => {
+        const type = GESTURE_TYPES[event && event.type];
+        if (type) {
+          push({type, scope: 'gesture', hand: handOf(event.detail, event.detail && event.detail.hand),
+                name: event.detail ? String(event.detail.name) : null});
+        }
+        return original(event);
+      };
+      hooked.push('gesture');
+    }
+    return {installed: true, hooked};
+  }
+
+  function events({since = 0} = {}) {
+    return (state.eventLog || []).slice(since);
+  }
+
+  const plain = (value) => {
+    try { return value === undefined ? null : JSON.parse(JSON.stringify(value)); } catch { return null; }
+  };
+
+  /** One node in the snapshot format (see snapshot.js), plus `root`. */
+  function node(object, root, chain) {
+    const T = THREE();
+    const position = new T.Vector3(), quaternion = new T.Quaternion(), scale = new T.Vector3();
+    object.updateWorldMatrix(true, false);
+    object.matrixWorld.decompose(position, quaternion, scale);
+    const box = new T.Box3().makeEmpty();
+    box.expandByObject(object, false);
+    const devtools = (object.userData && object.userData.xrblocksDevtools) || null;
+    const material = Array.isArray(object.material) ? object.material[0] : object.material;
+    let visible = true;
+    for (let o = object; o; o = o.parent) visible = visible && o.visible;
+    return {
+      name: object.name || '', type: object.type || object.constructor.name, uuid: object.uuid,
+      parents: chain.map((c) => c.uuid), path: chain.map((c) => c.name || c.type),
+      tag: devtools && devtools.tag != null ? String(devtools.tag) : null,
+      state: devtools ? plain(devtools.state) : null,
+      position: position.toArray(), quaternion: quaternion.toArray(), scale: scale.toArray(),
+      bbox: box.isEmpty() ? null : [box.min.toArray(), box.max.toArray()],
+      visible, ownVisible: object.visible,
+      color: material && material.color && material.color.isColor ? '#' + material.color.getHexString() : null,
+      emissive: material && material.emissive && material.emissive.isColor
+        ? '#' + material.emissive.getHexString() : null,
+      isMesh: !!object.isMesh, isScript: !!object.isXRScript, root,
+    };
+  }
+
+  /** Tagged objects of the app's scene, then of the simulated room (physical objects). */
+  function tagged({tag = null} = {}) {
+    const c = core();
+    const out = [];
+    const roots = [['scene', c.scene], ['simulator', c.simulator && c.simulator.simulatorScene]];
+    for (const [name, top] of roots) {
+      if (!top) continue;
+      const visit = (object, chain) => {
+        const d = object.userData && object.userData.xrblocksDevtools;
+        if (d && d.tag != null && (tag === null || String(d.tag) === tag)) out.push(node(object, name, chain));
+        const next = chain.concat([object]);
+        for (const child of object.children) visit(child, next);
+      };
+      visit(top, []);
+    }
+    return out;
+  }
+
+  /** Detected planes (`xb.world.planes`) with world-space boxes, and depth availability. */
+  function world() {
+    const c = core();
+    const T = THREE();
+    const planes = [];
+    const detector = c.world && c.world.planes;
+    const list = detector && typeof detector.get === 'function' ? detector.get() : [];
+    for (const plane of list || []) {
+      plane.updateWorldMatrix(true, false);
+      const box = new T.Box3().setFromObject(plane);
+      planes.push({
+        label: plane.label ?? null,
+        orientation: plane.orientation ? String(plane.orientation).toLowerCase() : null,
+        position: plane.getWorldPosition(new T.Vector3()).toArray(),
+        quaternion: plane.getWorldQuaternion(new T.Quaternion()).toArray(),
+        bbox: box.isEmpty() ? null : [box.min.toArray(), box.max.toArray()],
+      });
+    }
+    const depth = c.depth;
+    const sim = c.simulator;
+    return {
+      planes,
+      planesEnabled: !!(c.options && c.options.world && c.options.world.enabled &&
+                        c.options.world.planes && c.options.world.planes.enabled),
+      depth: {
+        enabled: !!(depth && depth.enabled),
+        available: !!(depth && depth.depthArray && depth.depthArray[0]),
+        width: depth ? depth.width ?? null : null,
+        height: depth ? depth.height ?? null : null,
+      },
+      locations: sim && typeof sim.getLocations === 'function' ? plain(sim.getLocations()) : {},
+    };
+  }
+
+  /** What the simulator knows about one hand (0 left, 1 right). */
+  function hand(index) {
+    const c = core();
+    const T = THREE();
+    const sim = c.simulator;
+    const controller = c.input.controllers[index];
+    const space = c.input.hands[index];
+    const mesh = sim ? (index === 0 ? sim.hands.leftController : sim.hands.rightController) : null;
+    const tip = space && space.joints && space.joints['index-finger-tip'];
+    const v = (o) => (o ? o.getWorldPosition(new T.Vector3()).toArray() : null);
+    const q = controller ? controller.getWorldQuaternion(new T.Quaternion()) : null;
+    return {
+      visible: !!(mesh ? mesh.visible : space && space.visible),
+      connected: !!(controller && controller.userData.connected),
+      selected: !!(controller && controller.userData.selected),
+      squeezing: !!(controller && controller.userData.squeezing),
+      pose: sim ? (index === 0 ? sim.hands.leftHandPose : sim.hands.rightHandPose) ?? null : null,
+      position: v(controller),
+      quaternion: q ? q.toArray() : null,
+      rayDirection: q ? new T.Vector3(0, 0, -1).applyQuaternion(q).toArray() : null,
+      fingertip: tip ? v(tip) : null,
+    };
+  }
+
+  /** The simulator's physical objects (objects manager). */
+  function objects() {
+    const sim = core().simulator;
+    if (!sim || !sim.objects) return [];
+    return sim.objects.get().map((r) => ({id: r.id, label: r.definition.label ?? null,
+                                          node: node(r.object, 'simulator', [])}));
+  }
+
+  state.read = {install, events, tagged, world, hand, objects};
+})();

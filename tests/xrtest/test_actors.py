@@ -1,0 +1,153 @@
+"""Actors: the simulated user's head, hands, controllers and the room's physical objects.
+
+The pure helpers are tested directly; the rest drives the example app in headless Chromium.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from xrbench.xrtest import XRSession
+from xrbench.xrtest.actors import GESTURE_POSES, POSES, entry_point, normalize_pose
+from xrbench.xrtest.session import distance
+
+
+def test_entry_point_is_just_inside_the_box_on_the_way_to_its_centre():
+    box = ((-0.1, 1.1, -1.1), (0.1, 1.3, -0.9))
+    p = entry_point((0.0, 1.2, 0.0), box, 0.02)
+    assert p == pytest.approx((0.0, 1.2, -0.92))
+    # From the side and above: the segment to the centre meets the x = 0.1 face first (at 80 %
+    # of the way, y = 1.28), and goes 2 cm further.
+    start, d = (0.5, 1.6, -1.0), (-0.5, -0.4, 0.0)
+    t = 0.8 + 0.02 / math.hypot(0.5, 0.4)
+    assert entry_point(start, box, 0.02) == pytest.approx(tuple(start[i] + d[i] * t for i in range(3)))
+    assert entry_point((0.0, 1.2, -1.0), box, 0.02) == pytest.approx((0.0, 1.2, -1.0))  # already at the centre
+    assert entry_point((0.0, 1.2, -0.5), box, 1.0) == pytest.approx((0.0, 1.2, -1.0))  # capped at the centre
+
+
+def test_pose_names():
+    assert normalize_pose("Thumbs Up") == "thumbs_up"
+    assert normalize_pose("thumbs-down") == "thumbs_down"
+    assert normalize_pose("pinch") == "pinching"
+    assert normalize_pose("open palm") == "neutral"
+    with pytest.raises(ValueError, match=r"unknown hand pose 'wave'; the simulator's poses: neutral, relaxed"):
+        normalize_pose("wave")
+    assert set(GESTURE_POSES.values()) <= set(POSES)
+
+
+def test_hand_roles_follow_the_dominant_hand(example_app):
+    right = XRSession(example_app)
+    left = XRSession(example_app, dominant_hand="left")
+    assert right.handedness("dominant") == "right" and right.handedness("non_dominant") == "left"
+    assert left.handedness("dominant") == "left" and left.handedness("non_dominant") == "right"
+    assert left.hand("dominant").handedness == "left" and left.hand("right").role == "right"
+    assert left.controller("non_dominant").index == 1
+    with pytest.raises(ValueError, match="dominant_hand must be 'left' or 'right'"):
+        XRSession(example_app, dominant_hand="both")
+    with pytest.raises(ValueError, match="hand role must be"):
+        right.hand("third")
+
+
+@pytest.mark.xr
+def test_hands_move_gradually_and_exactly(open_session):
+    s = open_session(scene="empty")
+    hand = s.hand("right")
+    assert s.frame == 0
+    s.step(1)  # the first frame places the hand joints
+    start = hand.fingertip
+    goal = (0.1, 1.3, -0.6)
+    r = hand.move_hand(goal, track=["cube"])
+    assert distance(hand.position, goal) < 1e-6
+    steps = [distance(a, b) for a, b in zip(r["anchor"], r["anchor"][1:], strict=False)]
+    assert max(steps) <= 0.01 + 1e-9  # never more than 1 cm a frame (grabs survive)
+    assert r["frames"] == len(r["anchor"]) == len(r["samples"][0])
+    assert r["samples"][0][0] == pytest.approx((0.3, 1.2, -1.0))  # the cube, sampled every frame
+    hand.reach_to((0.0, 1.4, -0.5))
+    assert distance(hand.fingertip, (0.0, 1.4, -0.5)) < 1e-3
+    assert distance(hand.fingertip, start) > 0.1
+    hand.point_to((0.0, 1.4, -3.0))
+    ray = hand.state.ray_direction
+    to_target = [b - a for a, b in zip(hand.position, (0.0, 1.4, -3.0), strict=True)]
+    norm = math.sqrt(sum(v * v for v in to_target))
+    assert ray == pytest.approx([v / norm for v in to_target], abs=1e-6)
+    hand.point_forward()
+    assert hand.state.ray_direction == pytest.approx((0.0, 0.0, -1.0), abs=1e-6)
+    assert hand.rotate_hand(yaw=90) == 30  # 3 degrees a frame
+    assert hand.state.ray_direction == pytest.approx((-1.0, 0.0, 0.0), abs=1e-6)  # turned left
+    hand.rest()
+    assert hand.position == pytest.approx((0.3, 1.4, -0.3), abs=1e-6)
+    hand.set_pose("victory", frames=5)
+    assert hand.state.pose == "victory"
+
+
+@pytest.mark.xr
+def test_head_teleports_turns_and_walks(open_session):
+    s = open_session(scene="living_room")
+    head = s.head
+    head.teleport_to("doorway")
+    assert head.position == pytest.approx((1.0, 0.0, 2.0))  # a location is a point: the eyes go there
+    head.teleport_to((0.0, 1.6, 0.0))
+    head.teleport_to("table", distance=1.0)  # stand 1 m from it at eye height, facing it
+    assert head.position == pytest.approx((0.0, 1.6, -0.5), abs=1e-6)
+    fwd = head.pose.forward
+    assert fwd[2] < -0.6 and fwd[1] < 0  # towards the table top, below the eyes
+    frames = head.rotate(yaw=90)
+    assert frames in (30, 31)  # 3 degrees a frame (float rounding may add one)
+    head.look_at((5.0, 1.6, -0.5))
+    assert head.pose.forward == pytest.approx((1.0, 0.0, 0.0), abs=1e-6)
+    frames = head.walk([(1.0, 1.6, -0.5)], speed=1.2)  # 1 m at 2 cm a frame
+    assert frames == 50 and head.position == pytest.approx((1.0, 1.6, -0.5))
+    head.move((0.0, 0.0, 0.5))
+    assert head.position == pytest.approx((1.0, 1.6, 0.0))
+    assert head.pose.forward == pytest.approx((1.0, 0.0, 0.0), abs=1e-6)  # move() keeps the view
+    # The hands come along: they live in the head's frame.
+    assert s.hand("left").position == pytest.approx((1.3, 1.5, -0.3), abs=1e-6)
+
+
+@pytest.mark.xr
+def test_physical_objects_in_a_room_placed_with_an_offset(open_session):
+    """XR Blocks' default living room is placed by its manifest at (-1.6, 0.3, 0): world positions still hold."""
+    s = open_session()  # the app's own (default) environment
+    box = s.objects.add("box", at=(0.0, 1.0, -1.0), size=(0.2, 0.1, 0.2))
+    n = box.node
+    assert n.root == "simulator" and n.tag == "box" and n.state == {"id": "box-1", "physical": True}
+    assert n.position == pytest.approx((0.0, 1.0, -1.0), abs=1e-6)
+    assert n.size == pytest.approx((0.2, 0.1, 0.2), abs=1e-6)
+    box.move_to(on="table")  # the living room's table location
+    assert box.node.bbox[0][1] == pytest.approx(0.75, abs=1e-6)
+    box.set_visible(False)
+    assert not box.node.visible
+    assert [o.id for o in s.objects.list()] == ["box-1"]
+    assert s.evaluate("() => xb.core.simulator.objects.get().map((r) => r.definition.label)") == ["box"]
+    s.objects.clear()
+    assert s.objects.list() == [] and s.tagged("box") == []
+    with pytest.raises(ValueError, match=r"exactly one of at= .* or on="):
+        s.objects.add("box")
+
+
+@pytest.mark.xr
+def test_the_same_actions_give_the_same_session(open_session):
+    def run() -> tuple:
+        s = open_session(scene="kitchen", dominant_hand="left")
+        s.step(1)
+        hand = s.hand("dominant")
+        hand.reach_to("cube", depth=0.05)
+        hand.pinch()
+        hand.move_by((0.0, 0.1, 0.1))
+        hand.release()
+        s.controller("non_dominant").squeeze()
+        s.gesture("non_dominant", "thumbs-up")
+        s.head.walk([(0.3, 1.5, -0.3)])
+        out = (s.events(), s.tagged(), s.hand_joints("left"), s.camera_pose(), s.frame)
+        s.close()
+        return out
+
+    first, second = run(), run()
+    assert first == second
+    events = first[0]
+    left = [e.type for e in events if e.hand == "left"]
+    assert left.index("object_touch_start") < left.index("object_grab_start") < left.index("object_grab_end")
+    assert any(e.type == "squeeze_start" and e.hand == "right" for e in events)
+    assert any(e.type == "gesture_start" and e.name == "thumbs-up" and e.hand == "right" for e in events)
