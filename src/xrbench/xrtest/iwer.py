@@ -53,7 +53,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from xrbench.xrtest.browser import shared_browser
 from xrbench.xrtest.errors import AppInitError, SessionClosedError, TagNotFoundError, WebDepsError, XRTestError
-from xrbench.xrtest.routing import FailedRequest, RemoteRequest, Router, SessionLog, attach_log
+from xrbench.xrtest.routing import LoggedPage, Router, SessionLog, attach_log
 from xrbench.xrtest.server import StaticServer
 from xrbench.xrtest.session import (
     DEFAULT_DT_MS,
@@ -139,7 +139,7 @@ def _forward(q: Sequence[float]) -> Vec3:
     return (-2 * (x * z + w * y), -2 * (y * z - w * x), -(1 - 2 * (x * x + y * y)))
 
 
-class IWERSession:
+class IWERSession(LoggedPage):
     """A WebXR app under test on the IWER emulator (see the module docstring).
 
     Parameters:
@@ -643,26 +643,6 @@ class IWERSession:
         return self.page.screenshot(path=str(path) if path else None)
 
     # --- what the page reported ------------------------------------------------------------------
-
-    @property
-    def console_errors(self) -> list[str]:
-        """Console messages of type 'error'."""
-        return self.log.console_errors
-
-    @property
-    def page_errors(self) -> list[str]:
-        """Uncaught exceptions and unhandled rejections in the page."""
-        return list(self.log.page_errors)
-
-    @property
-    def failed_requests(self) -> list[FailedRequest]:
-        """Aborted or failed requests and HTTP errors."""
-        return list(self.log.failed_requests)
-
-    @property
-    def remote_requests(self) -> list[RemoteRequest]:
-        """Every request that was not for the session server, with what the router did."""
-        return list(self.log.remote_requests)
 
     @property
     def frame_errors(self) -> list[dict[str, Any]]:

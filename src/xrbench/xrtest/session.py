@@ -37,7 +37,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from xrbench.xrtest.browser import shared_browser
 from xrbench.xrtest.errors import AppInitError, SessionClosedError, TagNotFoundError, XRTestError
-from xrbench.xrtest.routing import FailedRequest, RemoteRequest, Router, SessionLog, attach_log
+from xrbench.xrtest.routing import LoggedPage, Router, SessionLog, attach_log
 from xrbench.xrtest.scenes import Scene, get_scene
 from xrbench.xrtest.server import StaticServer
 from xrbench.xrtest.webdeps import WebDeps, find_web_deps
@@ -162,7 +162,7 @@ class SessionHook(Protocol):
     def closing(self, session: XRSession) -> None: ...
 
 
-class XRSession:
+class XRSession(LoggedPage):
     """An XR Blocks app under test (see the module docstring).
 
     Parameters:
@@ -571,26 +571,6 @@ class XRSession:
         }
 
     # --- what the page reported ------------------------------------------------------------------
-
-    @property
-    def console_errors(self) -> list[str]:
-        """Console messages of type 'error'."""
-        return self.log.console_errors
-
-    @property
-    def page_errors(self) -> list[str]:
-        """Uncaught exceptions and unhandled rejections in the page."""
-        return list(self.log.page_errors)
-
-    @property
-    def failed_requests(self) -> list[FailedRequest]:
-        """Aborted or failed requests and HTTP errors."""
-        return list(self.log.failed_requests)
-
-    @property
-    def remote_requests(self) -> list[RemoteRequest]:
-        """Every request that was not for the session server, with what the router did."""
-        return list(self.log.remote_requests)
 
     @property
     def script_errors(self) -> list[dict[str, Any]]:
