@@ -37,7 +37,6 @@ moves the camera through a rig.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import re
@@ -53,7 +52,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from xrbench.xrtest.browser import shared_browser
 from xrbench.xrtest.errors import AppInitError, SessionClosedError, TagNotFoundError, WebDepsError, XRTestError
-from xrbench.xrtest.routing import LoggedPage, Router, SessionLog, attach_log
+from xrbench.xrtest.pagesession import PageSession
+from xrbench.xrtest.routing import Router, SessionLog, attach_log
 from xrbench.xrtest.server import StaticServer
 from xrbench.xrtest.session import (
     DEFAULT_DT_MS,
@@ -139,7 +139,7 @@ def _forward(q: Sequence[float]) -> Vec3:
     return (-2 * (x * z + w * y), -2 * (y * z - w * x), -(1 - 2 * (x * x + y * y)))
 
 
-class IWERSession(LoggedPage):
+class IWERSession(PageSession):
     """A WebXR app under test on the IWER emulator (see the module docstring).
 
     Parameters:
@@ -421,35 +421,6 @@ class IWERSession(LoggedPage):
         }
         summary = self.log.summary()
         return AppInitError(f"{self.app_dir}: {headline}" + (f"\n{summary}" if summary else ""), details=details)
-
-    def close(self) -> None:
-        """Close the page's context, stop the server and delete the workspace (idempotent)."""
-        self._closed = True
-        for hook in self.hooks:
-            # A failing hook (e.g. a trace that cannot be written) must not stop the cleanup.
-            with contextlib.suppress(Exception):
-                hook.closing(self)  # type: ignore[arg-type]
-        context, self.context, self._page = self.context, None, None
-        if context is not None:
-            with contextlib.suppress(Exception):  # the browser may be gone already
-                context.close()
-        server, self.server = self.server, None
-        if server is not None:
-            server.stop()
-        workspace, self.workspace = self.workspace, None
-        if workspace is not None:
-            workspace.cleanup()
-
-    @property
-    def page(self) -> Page:
-        """The Playwright page of the app."""
-        if self._page is None:
-            raise SessionClosedError("session is closed" if self._closed else "session is not open")
-        return self._page
-
-    def evaluate(self, expression: str, arg: Any = None) -> Any:
-        """`page.evaluate` on the app page."""
-        return self.page.evaluate(expression, arg)
 
     # The emulated XRDevice, for `evaluate` calls the harness does not wrap
     # (e.g. f"() => {s.device_js}.controllers.right.updateAxes('thumbstick', 0, 1)").

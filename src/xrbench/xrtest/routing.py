@@ -211,29 +211,3 @@ def attach_log(context: BrowserContext, log: SessionLog, *, ignore_url: Callable
     context.on("weberror", on_weberror)
     context.on("requestfailed", on_requestfailed)
     context.on("response", on_response)
-
-
-class LoggedPage:
-    """What the page reported, for any session type that keeps a `SessionLog` in `self.log`."""
-
-    log: SessionLog
-
-    @property
-    def console_errors(self) -> list[str]:
-        """Console messages of type 'error'."""
-        return self.log.console_errors
-
-    @property
-    def page_errors(self) -> list[str]:
-        """Uncaught exceptions and unhandled rejections in the page."""
-        return list(self.log.page_errors)
-
-    @property
-    def failed_requests(self) -> list[FailedRequest]:
-        """Aborted or failed requests and HTTP errors."""
-        return list(self.log.failed_requests)
-
-    @property
-    def remote_requests(self) -> list[RemoteRequest]:
-        """Every request that was not for the session server, with what the router did."""
-        return list(self.log.remote_requests)

@@ -21,7 +21,6 @@ session's `dominant_hand`.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
 import math
@@ -37,7 +36,8 @@ from playwright.sync_api import Error as PlaywrightError
 
 from xrbench.xrtest.browser import shared_browser
 from xrbench.xrtest.errors import AppInitError, SessionClosedError, TagNotFoundError, XRTestError
-from xrbench.xrtest.routing import LoggedPage, Router, SessionLog, attach_log
+from xrbench.xrtest.pagesession import PageSession
+from xrbench.xrtest.routing import Router, SessionLog, attach_log
 from xrbench.xrtest.scenes import Scene, get_scene
 from xrbench.xrtest.server import StaticServer
 from xrbench.xrtest.webdeps import WebDeps, find_web_deps
@@ -162,7 +162,7 @@ class SessionHook(Protocol):
     def closing(self, session: XRSession) -> None: ...
 
 
-class XRSession(LoggedPage):
+class XRSession(PageSession):
     """An XR Blocks app under test (see the module docstring).
 
     Parameters:
@@ -334,36 +334,6 @@ class XRSession(LoggedPage):
         }
         summary = self.log.summary()
         return AppInitError(f"{self.app_dir}: {headline}" + (f"\n{summary}" if summary else ""), details=details)
-
-    def close(self) -> None:
-        """Close the page's context, stop the server and delete the workspace (idempotent)."""
-        self._closed = True
-        for hook in self.hooks:
-            # A failing hook (e.g. a trace that cannot be written) must not stop the cleanup.
-            with contextlib.suppress(Exception):
-                hook.closing(self)
-        context, self.context, self._page = self.context, None, None
-        if context is not None:
-            # The browser may be gone already; cleanup must still finish.
-            with contextlib.suppress(Exception):
-                context.close()
-        server, self.server = self.server, None
-        if server is not None:
-            server.stop()
-        workspace, self.workspace = self.workspace, None
-        if workspace is not None:
-            workspace.cleanup()
-
-    @property
-    def page(self) -> Page:
-        """The Playwright page of the app (for things the harness does not wrap yet)."""
-        if self._page is None:
-            raise SessionClosedError("session is closed" if self._closed else "session is not open")
-        return self._page
-
-    def evaluate(self, expression: str, arg: Any = None) -> Any:
-        """`page.evaluate` on the app page."""
-        return self.page.evaluate(expression, arg)
 
     # --- time -----------------------------------------------------------------------------------
 

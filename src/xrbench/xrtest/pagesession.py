@@ -1,0 +1,79 @@
+"""What every harness session (XR Blocks simulator, IWER) shares: its page, its log, its teardown."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from playwright.sync_api import BrowserContext, Page
+
+from xrbench.xrtest.errors import SessionClosedError
+from xrbench.xrtest.routing import FailedRequest, RemoteRequest, SessionLog
+from xrbench.xrtest.server import StaticServer
+from xrbench.xrtest.workspace import Workspace
+
+
+class PageSession:
+    """Base of `XRSession` and `IWERSession`: one app page in its own browser context.
+
+    Subclasses open the workspace, server and context; this class reads what the page reported
+    and tears everything down again.
+    """
+
+    log: SessionLog
+    hooks: list[Any]
+    workspace: Workspace | None
+    server: StaticServer | None
+    context: BrowserContext | None
+    _page: Page | None
+    _closed: bool
+
+    def close(self) -> None:
+        """Close the page's context, stop the server and delete the workspace (idempotent)."""
+        self._closed = True
+        for hook in self.hooks:
+            # A failing hook (e.g. a trace that cannot be written) must not stop the cleanup.
+            with contextlib.suppress(Exception):
+                hook.closing(self)
+        context, self.context, self._page = self.context, None, None
+        if context is not None:
+            # The browser may be gone already; cleanup must still finish.
+            with contextlib.suppress(Exception):
+                context.close()
+        server, self.server = self.server, None
+        if server is not None:
+            server.stop()
+        workspace, self.workspace = self.workspace, None
+        if workspace is not None:
+            workspace.cleanup()
+
+    @property
+    def page(self) -> Page:
+        """The Playwright page of the app (for things the harness does not wrap yet)."""
+        if self._page is None:
+            raise SessionClosedError("session is closed" if self._closed else "session is not open")
+        return self._page
+
+    def evaluate(self, expression: str, arg: Any = None) -> Any:
+        """`page.evaluate` on the app page."""
+        return self.page.evaluate(expression, arg)
+
+    @property
+    def console_errors(self) -> list[str]:
+        """Console messages of type 'error'."""
+        return self.log.console_errors
+
+    @property
+    def page_errors(self) -> list[str]:
+        """Uncaught exceptions and unhandled rejections in the page."""
+        return list(self.log.page_errors)
+
+    @property
+    def failed_requests(self) -> list[FailedRequest]:
+        """Aborted or failed requests and HTTP errors."""
+        return list(self.log.failed_requests)
+
+    @property
+    def remote_requests(self) -> list[RemoteRequest]:
+        """Every request that was not for the session server, with what the router did."""
+        return list(self.log.remote_requests)
