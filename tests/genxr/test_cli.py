@@ -20,7 +20,7 @@ runner = CliRunner()
 def test_check_bundled_suite():
     r = runner.invoke(app, ["check"])
     assert r.exit_code == 0, r.output
-    assert "example-cube-color" in r.output and "ok: 1 task(s)" in r.output
+    assert "example-cube-color" in r.output and "ok: " in r.output
 
 
 def test_check_reports_one_line_per_problem(tmp_path):
@@ -40,14 +40,14 @@ def test_check_reports_one_line_per_problem(tmp_path):
 
 @pytest.mark.slow  # ten verification runs
 def test_check_solutions_gate(example_copy):
-    r = runner.invoke(app, ["check", "--tasks", str(example_copy.parent), "--solutions", "--pytest-args", ""])
+    r = runner.invoke(app, ["check", "--tasks", str(example_copy.parent), "--solutions"])
     assert r.exit_code == 0, r.output
     assert "starting workspace" in r.output and "adversarial/no-tag" in r.output
 
     # An adversarial solution that actually passes fails the gate, naming the solution.
     bad = example_copy / "solutions" / "adversarial" / "wrong-tag"
     shutil.copy(example_copy / "solutions" / "valid" / "cube-cycles-colors" / "main.js", bad / "main.js")
-    r = runner.invoke(app, ["check", "--tasks", str(example_copy.parent), "--solutions", "--pytest-args", ""])
+    r = runner.invoke(app, ["check", "--tasks", str(example_copy.parent), "--solutions"])
     assert r.exit_code == 2
     assert f"error: {bad}: expected not passed, got: all tests passed" in r.stderr
 
@@ -82,12 +82,13 @@ def _verify(tmp_path, ws, name, *extra):
     [
         ("valid/cube-cycles-colors", True, EXIT_PASSED),
         ("adversarial/color-on-timer", False, EXIT_FAILED),
-        ("adversarial/no-tag", False, EXIT_FAILED),
-        ("adversarial/wrong-tag", False, EXIT_FAILED),
+        pytest.param("adversarial/no-tag", False, EXIT_FAILED, marks=pytest.mark.slow),
+        pytest.param("adversarial/wrong-tag", False, EXIT_FAILED, marks=pytest.mark.slow),
         (None, False, EXIT_FAILED),  # the untouched template
     ],
 )
 def test_verify_example_task(tmp_path, solution, passed, status):
+    """The real verifier end to end: pytest, the xrtest plugin and a browser, 2 tests x 2 hands."""
     task = load_task(EXAMPLE_TASK)
     ws = tmp_path / "ws"
     if solution is None:
@@ -95,12 +96,12 @@ def test_verify_example_task(tmp_path, solution, passed, status):
     else:
         (match,) = [s for s in task.solutions if f"{s.kind}/{s.name}" == solution]
         materialize_solution(task, match, ws)
-    r, out = _verify(tmp_path, ws, "run", "--pytest-args", "")
+    r, out = _verify(tmp_path, ws, "run")
     assert r.exit_code == status, r.output
     doc = json.loads(out.read_text())
     assert list(doc) == ["task", "passed", "infra_error", "tests"]
     assert doc["task"] == "example-cube-color" and doc["passed"] is passed and doc["infra_error"] is None
-    assert len(doc["tests"]) == 3 and all(set(t) == {"id", "outcome", "message"} for t in doc["tests"])
+    assert len(doc["tests"]) == 4 and all(set(t) == {"id", "outcome", "message"} for t in doc["tests"])
     assert json.loads((out.parent / "reward.json").read_text()) == {"reward": int(passed)}
     details = json.loads((out.parent / "details.json").read_text())
     assert (

@@ -41,11 +41,11 @@ def test_bundled_example_task_loads():
     assert task.spec.capabilities == [Capability.INTERACTION] and task.spec.scenes == [SceneName.EMPTY]
     assert [t.tag for t in task.spec.tags] == ["color-cube"]
     assert task.spec.workspace is not None and task.spec.workspace.template == "basic"
-    assert len(task.tests) == 3 and all(t.kind is None for t in task.tests)
+    assert len(task.tests) == 2 and all(t.kind is None for t in task.tests)
     assert len(task.valid_solutions) >= 1 and len(task.adversarial_solutions) >= 2
     assert all(s.note for s in task.adversarial_solutions)
     assert any(s.patch is not None for s in task.solutions)  # one adversarial is a .patch
-    assert [t.id for t in load_tasks(DEFAULT_TASKS_DIR)] == ["example-cube-color"]
+    assert "example-cube-color" in [t.id for t in load_tasks(DEFAULT_TASKS_DIR)]
 
 
 def test_basic_template_is_an_xr_blocks_app():

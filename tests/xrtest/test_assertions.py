@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from xrbench.xrtest import readers
 from xrbench.xrtest.assertions import (
     assert_above,
     assert_appears,
@@ -99,6 +100,16 @@ class FakeSession:
                 "locations": {k: {"position": v} for k, v in self.location_map.items()},
             }
         raise AssertionError(f"unexpected evaluate: {expression}")
+
+    # The reading methods of XRSession, on the same readers.
+    def find(self, target: Any) -> Any:
+        return readers.resolve(self, target)
+
+    def tagged(self, tag: str | None = None) -> Any:
+        return readers.read_tagged(self, tag)
+
+    def events(self) -> Any:
+        return readers.read_events(self)
 
     def camera_pose(self) -> Pose:
         return self.head

@@ -11,11 +11,11 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from xrbench.cli.common import App, console, err_console
+from xrbench.cli.common import App, console, err_console, progress_bars
 from xrbench.errors import Problem, UserError, ValidationError
 from xrbench.genxr.task import DEFAULT_TASKS_DIR, SCHEMA_FILE, Task, find_task, load_tasks, task_json_schema
 
-app = App(help="GenXR-Bench: XR development tasks for coding agents (check, stats, verify).")
+app = App(help="GenXR-Bench: XR development tasks for coding agents (check, stats, verify, validate).")
 
 TasksOpt = Annotated[
     Path, typer.Option("--tasks", help="Tasks directory (<id>/task.toml)", file_okay=False, show_default=False)
@@ -268,6 +268,72 @@ def verify(
         status = EXIT_FAILED
     err_console.print(f"wrote {out}, {out.parent / 'reward.json'}, {out.parent / 'details.json'}")
     raise typer.Exit(status)
+
+
+@app.command()
+def validate(
+    out: Annotated[Path, typer.Option("--out", help="Report JSON (rewritten after every run; kept runs are reused)")],
+    tasks: TasksOpt = DEFAULT_TASKS_DIR,
+    only: Annotated[list[str] | None, typer.Option("--only", help="Validate only this task id (repeatable)")] = None,
+    repeats: Annotated[int, typer.Option("--repeats", min=1, help="Runs per candidate")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", min=1, help="Candidates verified at once")] = 1,
+    all_tests: Annotated[
+        bool, typer.Option("--all-tests", help="Run every test of a failing candidate (default: stop at the first)")
+    ] = False,
+    pytest_args: PytestArgsOpt = None,
+) -> None:
+    """Run every candidate of every task N times (plus the starting workspace) and score the verifier.
+
+    Exit 0 when accuracy is 1.0 with no flaky candidate, else 1.
+    """
+    from xrbench.genxr.validate import validate as run_validate
+
+    # With --only, other tasks are not even loaded: one being written must not stop the run.
+    loaded = [find_task(i, tasks) for i in dict.fromkeys(only)] if only else load_tasks(tasks)
+    if not only:
+        loaded = [t for t in loaded if not t.spec.example]
+    failures: list[str] = []
+
+    with progress_bars() as start:
+        advance: list = []
+
+        def on_plan(n: int) -> None:
+            advance.append(start(f"validate {len(loaded)} task(s) x {repeats}", n))
+
+        def on_run(task_id: str, label: str, repeat: int, record: dict) -> None:
+            expected_pass = label.startswith("valid/")
+            if record["outcome"] != ("pass" if expected_pass else "fail"):
+                reason = record["infra_error"] or record["outcome"]
+                want = "pass" if expected_pass else "fail"
+                failures.append(f"{task_id} {label} (repeat {repeat + 1}): expected {want}, got {reason}")
+            advance[0](1)
+
+        report = run_validate(
+            loaded,
+            out,
+            repeats=repeats,
+            pytest_args=_pytest_args(pytest_args),
+            fail_fast=not all_tests,
+            jobs=jobs,
+            on_plan=on_plan,
+            on_run=on_run,
+        )
+    s = report["summary"]
+    table = Table(title="Verifier accuracy", title_justify="left")
+    for col in ("expected", "pass", "fail", "infra_error"):
+        table.add_column(col)
+    for kind, row in s["confusion"].items():
+        table.add_row(kind, *(str(row[o]) for o in ("pass", "fail", "infra_error")))
+    console.print(table)
+    for line in failures:
+        console.print(f"[red]wrong[/red]: {line}")
+    flaky = s["flaky_candidates"]
+    console.print(
+        f"{s['tasks']} task(s), {s['candidates']} candidate(s), {s['runs']} run(s): accuracy "
+        f"{s['accuracy']}, flaky candidates {len(flaky)}" + (f" ({', '.join(flaky)})" if flaky else "")
+    )
+    err_console.print(f"wrote {out}")
+    raise typer.Exit(0 if s["accuracy"] == 1.0 and not flaky else 1)
 
 
 @app.command()

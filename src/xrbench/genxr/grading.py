@@ -443,15 +443,16 @@ addopts =
 
 
 def default_pytest_args() -> list[str]:
-    """Extra pytest arguments: the harness plugin and `--xr-app {workspace}` once the harness ships it.
+    """Extra pytest arguments: the harness plugin, `--xr-app {workspace}` and `--xr-scenes {scenes}`.
 
-    `{workspace}` and `{scenes}` (comma-separated scene names) are substituted per run.
+    `{workspace}` and `{scenes}` (the task's scenes, comma-separated) are substituted per run, so
+    a test without an `xr_scenes` marker runs in the rooms the task lists.
     """
     try:
         available = find_spec(HARNESS_PLUGIN) is not None
     except ModuleNotFoundError:
         available = False
-    return ["-p", HARNESS_PLUGIN, "--xr-app", "{workspace}"] if available else []
+    return ["-p", HARNESS_PLUGIN, "--xr-app", "{workspace}", "--xr-scenes", "{scenes}"] if available else []
 
 
 def _tail(path: Path, lines: int = 40) -> str:

@@ -36,9 +36,6 @@ from xrbench.xrtest.readers import (
     XREvent,
     canonical_event_type,
     fmt_point,
-    read_events,
-    read_tagged,
-    resolve,
     resolve_surface,
 )
 from xrbench.xrtest.session import SceneNode, Vec3
@@ -56,10 +53,10 @@ def _fail(message: str) -> None:
 
 
 def _target(session: XRSession, target: Any) -> Target:
-    """`resolve`, turning a missing tag into an assertion failure that names it."""
+    """`session.find`, turning a missing tag into an assertion failure that names it."""
     __tracebackhide__ = True
     try:
-        return resolve(session, target)
+        return session.find(target)
     except TagNotFoundError as e:
         raise AssertionError(str(e)) from None
 
@@ -428,7 +425,7 @@ def assert_not_colliding(session: XRSession, a: Any, b: Any, *, tol: float = 0.0
 
 
 def _nodes(session: XRSession, tag: str) -> list[SceneNode]:
-    return read_tagged(session, tag)
+    return session.tagged(tag)
 
 
 def _visible_now(session: XRSession, tag: str) -> tuple[bool, str]:
@@ -458,7 +455,7 @@ def assert_visible(session: XRSession, tag: str, *, within_frames: int = 0) -> N
     ok, why, n = _step_until(session, lambda: _visible_now(session, tag), within_frames)
     if not ok:
         extra = f" after {n} frame(s)" if within_frames else ""
-        known = sorted({x.tag for x in read_tagged(session) if x.tag})
+        known = sorted({x.tag for x in session.tagged() if x.tag})
         hint = f" (tags present: {', '.join(known) or 'none'})" if why.startswith("no object") else ""
         _fail(f"expected {tag!r} visible{extra}; observed {why}{hint}")
 
@@ -632,7 +629,9 @@ def _match(
 ) -> tuple[list[XREvent], list[XREvent], str]:
     t = canonical_event_type(event_type)
     h = session.handedness(hand) if hand not in (None, "none") else hand
-    events = read_events(session)
+    if not hasattr(session, "events"):
+        raise TypeError(f"{type(session).__name__} does not record app events; event assertions need an XRSession")
+    events = session.events()
     from xrbench.xrtest.readers import filter_events
 
     matching = filter_events(events, t, hand=h, target=target, name=name, since_frame=since_frame)

@@ -35,7 +35,6 @@ XR test's call; the `xr_timeout` marker overrides it), `--xr-report FILE` (JSON 
 from __future__ import annotations
 
 import contextlib
-import inspect
 import json
 import os
 import signal
@@ -48,6 +47,7 @@ from typing import Any
 
 import pytest
 
+from xrbench.xrtest.iwer import IWERSession
 from xrbench.xrtest.recording import DEFAULT_ARTIFACTS_DIR, Recorder, artifact_dir_name
 from xrbench.xrtest.recording import keyframe as _keyframe
 from xrbench.xrtest.session import HANDS, XRSession
@@ -56,6 +56,7 @@ APP_ENV_VAR = "XRBENCH_XR_APP"
 DEFAULT_HANDS = ("right", "left")
 DEFAULT_TIMEOUT_S = 300.0
 NO_XR_TESTS_LINE = "xrtest: NO XR TEST RAN"
+BACKENDS = ("xrblocks", "iwer")
 
 
 class XRTimeoutError(AssertionError):
@@ -77,14 +78,22 @@ class XRVariant:
         return self.hand if self.scene is None else f"{self.hand}-{self.scene}"
 
 
-class XRTestSession(XRSession):
-    """The plugin's session: an `XRSession` plus `keyframe(name)` and the `variant` it runs in."""
+class _PluginSession:
+    """What the plugin adds to a session: `keyframe(name)` and the `variant` it runs in."""
 
     variant: XRVariant | None = None
 
     def keyframe(self, name: str) -> Path | None:
         """Screenshot the page now into the test's recording (kept with the test's artifacts)."""
-        return _keyframe(self, name)
+        return _keyframe(self, name)  # type: ignore[arg-type]
+
+
+class XRTestSession(_PluginSession, XRSession):
+    """The plugin's session on XR Blocks' simulator."""
+
+
+class IWERTestSession(_PluginSession, IWERSession):
+    """The plugin's session on the IWER WebXR emulator (`xr_backend("iwer")`, `--xr-backend iwer`)."""
 
 
 @dataclass
@@ -98,6 +107,7 @@ class _State:
     artifacts: Path
     timeout_s: float
     report: Path | None
+    backend: str = "xrblocks"
     video: bool | None = None  # decided on first use (needs an ffmpeg)
     # From the test reports (so that they also reach an xdist controller): node id -> result.
     results: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -158,6 +168,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help=f"Wall-clock bound of an XR test's call unless marked xr_timeout (0: none; default {DEFAULT_TIMEOUT_S:g})",
     )
     group.addoption("--xr-report", default=None, metavar="FILE", help="Write XR test results as JSON here")
+    group.addoption(
+        "--xr-backend",
+        choices=BACKENDS,
+        default="xrblocks",
+        help="How XR tests run the app: XR Blocks' simulator (default) or the IWER WebXR emulator",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -168,6 +184,11 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "xr_hands(*hands): dominant hands to run the test with (default right, left)")
     config.addinivalue_line(
         "markers", "xr_timeout(seconds): wall-clock bound of the test; a test that runs longer fails"
+    )
+    config.addinivalue_line(
+        "markers",
+        "xr_backend(name, **options): 'xrblocks' (the SDK's simulator) or 'iwer' (IWERSession options, "
+        "e.g. input_mode='hand'); scenes do not apply to IWER",
     )
     app = config.getoption("--xr-app") or os.environ.get(APP_ENV_VAR) or None
     invocation = config.invocation_params.dir
@@ -187,6 +208,7 @@ def pytest_configure(config: pytest.Config) -> None:
         artifacts=(invocation / artifacts).resolve(),
         timeout_s=float(config.getoption("--xr-timeout") or 0),
         report=(invocation / report).resolve() if report else None,
+        backend=config.getoption("--xr-backend") or "xrblocks",
     )
     config.pluginmanager.register(_ResultCollector(state), "xrtest-results")
 
@@ -238,12 +260,25 @@ def variants_for(node: Any, state: _State) -> list[XRVariant]:
         if hand not in HANDS:
             raise ValueError(f"{node.nodeid}: xr_hands({hand!r}): a hand is 'right' or 'left'")
     scenes: tuple[str | None, ...] = _marker_args(node, "xr_scenes") or state.scenes or (None,)
+    if _backend(node, state)[0] == "iwer":
+        scenes = (None,)  # IWER rooms are an IWERSession option (`room`), not simulator scenes
     for scene in scenes:
         if scene is not None:
             _check_scene(str(scene), f"{node.nodeid}: xr_scenes", ValueError)
     if len(set(hands)) != len(hands) or len(set(scenes)) != len(scenes):
         raise ValueError(f"{node.nodeid}: xr_hands / xr_scenes list a value twice")
     return [XRVariant(hand, scene) for hand in hands for scene in scenes]
+
+
+def _backend(node: Any, state: _State) -> tuple[str, dict[str, Any]]:
+    """The test's backend and its session options (`xr_backend` marker, else `--xr-backend`)."""
+    marker = node.get_closest_marker("xr_backend")
+    if marker is None:
+        return state.backend, {}
+    name = marker.args[0] if marker.args else state.backend
+    if name not in BACKENDS:
+        raise ValueError(f"{node.nodeid}: xr_backend({name!r}): a backend is one of {', '.join(BACKENDS)}")
+    return name, dict(marker.kwargs)
 
 
 def _uses_our_xr(metafunc: pytest.Metafunc) -> bool:
@@ -295,21 +330,29 @@ def xr_browser() -> Iterator[Any]:
         handle.close()
 
 
-def _accepts(name: str) -> bool:
-    return name in inspect.signature(XRSession.__init__).parameters
+@pytest.fixture
+def xr_app(request: pytest.FixtureRequest) -> Path:
+    """The app under test: `--xr-app DIR` or `$XRBENCH_XR_APP`.
+
+    Override it in a `conftest.py` to tie a folder of tests to its app (as `examples/` does).
+    """
+    state: _State = request.config.stash[_STATE]
+    if state.app is None:
+        pytest.fail(f"xrtest: no app under test: pass --xr-app DIR or set ${APP_ENV_VAR}", pytrace=False)
+    return state.app
 
 
 @pytest.fixture
-def xr(request: pytest.FixtureRequest, xr_browser: Any) -> Iterator[XRTestSession]:
-    """An open `XRSession` of the app under test (`--xr-app`), in this test's hand and scene variant.
+def xr(request: pytest.FixtureRequest, xr_browser: Any, xr_app: Path) -> Iterator[XRTestSession | IWERTestSession]:
+    """An open session of the app under test (`xr_app`), in this test's hand and scene variant.
 
-    Raises `AppInitError` (the test is an error) when the app does not initialise. Closed after the
-    test; its recording is kept when the test failed or with `--xr-record`.
+    An `XRTestSession` (XR Blocks' simulator), or an `IWERTestSession` for tests marked
+    `xr_backend("iwer")` or run with `--xr-backend iwer`. Raises `AppInitError` (the test is an
+    error) when the app does not initialise. Closed after the test; its recording is kept when
+    the test failed or with `--xr-record`.
     """
     state: _State = request.config.stash[_STATE]
     variant: XRVariant = getattr(request, "param", None) or XRVariant()
-    if state.app is None:
-        pytest.fail(f"xrtest: no app under test: pass --xr-app DIR or set ${APP_ENV_VAR}", pytrace=False)
     item = request.node
     item.user_properties.append((PROP_RAN, "1"))
     if state.video is None:
@@ -319,13 +362,16 @@ def xr(request: pytest.FixtureRequest, xr_browser: Any) -> Iterator[XRTestSessio
     recorder = Recorder(state.artifacts / artifact_dir_name(item.nodeid), video=state.video, trace=state.trace)
     if not state.video:
         recorder.notes.append("no video: no ffmpeg found (install imageio-ffmpeg, or set $XRBENCH_FFMPEG)")
-    kwargs: dict[str, Any] = {"scene": variant.scene, "browser": xr_browser, "hooks": [recorder]}
-    if _accepts("dominant_hand"):
-        kwargs["dominant_hand"] = variant.hand
+    backend, options = _backend(item, state)
+    common: dict[str, Any] = {"browser": xr_browser, "hooks": [recorder], "dominant_hand": variant.hand}
+    session: XRTestSession | IWERTestSession
     try:
-        session = XRTestSession(state.app, **kwargs)
+        if backend == "iwer":
+            session = IWERTestSession(Path(xr_app), **{"input_mode": "hand", **options, **common})
+        else:
+            session = XRTestSession(Path(xr_app), scene=variant.scene, **common)
         session.variant = variant
-        session.open()  # AppInitError: XRSession.open closed the session (and the recorder's hook ran)
+        session.open()  # AppInitError: open() closed the session (and the recorder's hook ran)
     except BaseException:
         _finish_recording(item, state, recorder, keep=True)
         raise

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from html import escape
 from html.parser import HTMLParser
@@ -214,12 +214,19 @@ def merge_import_maps(app_maps: Iterable[dict], local: dict[str, str]) -> dict:
     return result
 
 
-def rewrite_html(text: str, local: dict[str, str], *, harness_module: str | None = HARNESS_MODULE) -> str:
+def rewrite_html(
+    text: str,
+    local: dict[str, str],
+    *,
+    harness_module: str | None = HARNESS_MODULE,
+    preload: Sequence[str] = (),
+) -> str:
     """Return `text` with one merged import map pointing at local modules, plus the harness module.
 
     Every existing `<script type="importmap">` is merged and removed; the merged map goes where
     the first one was, or, when there was none, before the first script/modulepreload, else at the
-    end of `<head>`, else at the top of the document.
+    end of `<head>`, else at the top of the document. `preload` URLs become
+    `<link rel="modulepreload">` right after the map.
     """
     scan = scan_html(text)
     maps = [s for s in scan.scripts if _is_import_map(s)]
@@ -236,6 +243,8 @@ def rewrite_html(text: str, local: dict[str, str], *, harness_module: str | None
     snippet = '<script type="importmap">\n' + json.dumps(merged, indent=2) + "\n</script>"
     if harness_module:
         snippet += f'\n<script type="module" src="{escape(harness_module)}"></script>'
+    for url in preload:
+        snippet += f'\n<link rel="modulepreload" href="{escape(url)}">'
     if not scan.has_icon:
         # Without an icon Chromium asks for /favicon.ico, a 404 in every request log.
         snippet = '<link rel="icon" href="data:,">\n' + snippet
@@ -300,8 +309,12 @@ def create_workspace(
     inject_harness: bool = True,
     extra_files: dict[str, bytes] | None = None,
     parent: str | Path | None = None,
+    preload: Sequence[str] = (),
 ) -> Workspace:
     """Copy `app_dir` into a new temporary directory and rewrite its entry HTML.
+
+    `preload`: module URLs to fetch at once instead of one import level at a time (see
+    `session.py`: the pinned modules an earlier session of the same app loaded).
 
     Symlinks are copied as links (never followed), so a link that points outside the app stays
     a link and the server refuses it. `extra_files` (path relative to the workspace's `__xrtest__/`
@@ -318,7 +331,9 @@ def create_workspace(
             raise XRTestError(f"{entry} must be a regular file, not a symlink")
         text = html_file.read_text(encoding="utf-8")
         local = local_import_map(deps, root)
-        new_text = rewrite_html(text, local, harness_module=HARNESS_MODULE if inject_harness else None)
+        # A module the app no longer has would be a 404 in every request log.
+        preload = [u for u in preload if u.startswith("/node_modules/") or (root / u.lstrip("/")).is_file()]
+        new_text = rewrite_html(text, local, harness_module=HARNESS_MODULE if inject_harness else None, preload=preload)
         html_file.write_text(new_text, encoding="utf-8")
         harness_dir = root / HARNESS_DIR
         harness_dir.mkdir()

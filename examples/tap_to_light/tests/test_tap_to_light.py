@@ -1,11 +1,14 @@
-"""XR tests of the example app (examples/tap_to_light), written the way an app's own tests would be.
+"""XR tests of Tap to Light, written the way an app's own tests are: plain pytest and the `xr` fixture.
 
-Every test runs for a right-dominant and a left-dominant user and speaks of hands by role
-(`hand("dominant")`), so the same body checks both. Everything moves in virtual time: actors
-step frames, nothing sleeps, and five runs in a row give the same outcomes.
+    pytest examples/tap_to_light/tests           # or: xrbench xr test examples/tap_to_light examples/tap_to_light/tests
+
+Every test runs for a right-dominant and a left-dominant user (see the test ids) and speaks of
+hands by role (`hand("dominant")`), so the same body checks both. Everything moves in virtual
+time: actors step frames, nothing sleeps, and five runs in a row give the same outcomes.
 
 Between them the tests use every actor family (head, hands, controllers, gestures, physical
-objects, time) and every assertion family of `xrbench.xrtest.assertions`.
+objects, scenes, time) and every assertion family of `xrbench.xrtest.assertions`, in each of the
+four bundled rooms, and once on the IWER WebXR emulator instead of XR Blocks' simulator.
 """
 
 from __future__ import annotations
@@ -43,34 +46,11 @@ from xrbench.xrtest.assertions import (
     assert_within_reach,
 )
 
-pytestmark = pytest.mark.xr
+# The living room unless a test lists its scenes.
+pytestmark = pytest.mark.xr_scenes("living_room")
 
 OFF, ON = "#666a70", "#ffcc33"
 CUBE_HOME = (0.3, 1.2, -1.0)
-
-
-@pytest.fixture(params=["right", "left"])
-def dominant_hand(request: pytest.FixtureRequest) -> str:
-    """The simulated user's dominant hand (the plugin will parametrize this by itself later)."""
-    return request.param
-
-
-@pytest.fixture
-def open_app(open_session, dominant_hand):
-    """`open_app(scene)`: the example app for this test's user, one frame in (hands and plant placed)."""
-
-    def factory(scene: str = "living_room"):
-        app = open_session(scene=scene, dominant_hand=dominant_hand)
-        app.step(1)
-        return app
-
-    return factory
-
-
-@pytest.fixture
-def app(open_app):
-    """The example app in the living room."""
-    return open_app()
 
 
 def cursor(app) -> str:
@@ -340,9 +320,9 @@ def test_readers_and_a_missing_tag(app):
     assert_no_errors(app)
 
 
-@pytest.mark.parametrize("scene", ["empty", "living_room", "kitchen", "office"])
-def test_the_plant_and_a_box_rest_on_each_rooms_table(open_app, scene):
-    app = open_app(scene)
+@pytest.mark.xr_scenes("empty", "living_room", "kitchen", "office")
+def test_the_plant_and_a_box_rest_on_each_rooms_table(app):
+    scene = app.scene.name
     surface = "floor" if scene == "empty" else "table"
     assert_state(app, "plant", surface=surface)
     assert_resting_on(app, "plant", surface)
@@ -355,3 +335,16 @@ def test_the_plant_and_a_box_rest_on_each_rooms_table(open_app, scene):
     app.wait(100)  # the panel turns to the user every frame
     assert_facing_user(app, "panel", max_angle=1)
     assert_no_errors(app)
+
+
+@pytest.mark.xr_backend("iwer", input_mode="hand")
+def test_on_a_webxr_runtime_a_pinch_on_the_button_toggles_the_lamp(xr):
+    """The unchanged app on IWER (an emulated Quest 3 with tracked hands) instead of the simulator."""
+    xr.step(2)
+    assert len(xr.hand_joints(xr.handedness("dominant"))) == 25
+    with assert_changes(xr, "lamp", "state.on", from_=False, to=True):
+        xr.hand("dominant").click("lamp-button")
+    assert_state(xr, "lamp", toggles=1)
+    assert_color(xr, "lamp-button", ON)
+    assert_visible(xr, cursor(xr))
+    assert_no_errors(xr)
