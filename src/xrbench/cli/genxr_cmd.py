@@ -11,11 +11,20 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from xrbench.cli.common import App, console, err_console, progress_bars
+from xrbench.cli.common import (
+    App,
+    BaseUrlOpt,
+    ModelOpt,
+    ProviderOpt,
+    ReplayOpt,
+    console,
+    err_console,
+    progress_bars,
+)
 from xrbench.errors import Problem, UserError, ValidationError
 from xrbench.genxr.task import DEFAULT_TASKS_DIR, SCHEMA_FILE, Task, find_task, load_tasks, task_json_schema
 
-app = App(help="GenXR-Bench: XR development tasks for coding agents (check, stats, verify, validate).")
+app = App(help="GenXR-Bench: XR development tasks for coding agents (check, stats, verify, validate, run).")
 
 TasksOpt = Annotated[
     Path, typer.Option("--tasks", help="Tasks directory (<id>/task.toml)", file_okay=False, show_default=False)
@@ -394,3 +403,124 @@ def schema(
 
 if __name__ == "__main__":  # `python -m xrbench.cli.genxr_cmd ...` until the group is mounted
     app()
+
+
+def _agent_args(values: list[str] | None) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for v in values or []:
+        key, sep, value = v.partition("=")
+        if not sep or not key.strip():
+            raise UserError(f"--agent-arg {v!r}: expected KEY=VALUE")
+        out[key.strip()] = value
+    return out
+
+
+def _print_summary(job_dir: Path, summary: dict) -> None:
+    table = Table(title=f"{summary['agent']} on {summary['tasks']} task(s)", title_justify="left")
+    for col in ("", "trials", "Pass@1", "95% CI"):
+        table.add_column(col)
+    ci = summary.get("pass_at_1_ci95")
+    table.add_row(
+        "all", str(summary["trials"]), f"{summary['pass_at_1']:.3f}", f"[{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "-"
+    )
+    for name, s in {**summary["by_type"], **summary["by_difficulty"]}.items():
+        table.add_row(name, str(s["trials"]), f"{s['pass_at_1']:.3f}", "")
+    console.print(table)
+    if summary.get("infra_errors"):
+        console.print(f"[yellow]infrastructure errors[/yellow]: {', '.join(summary['infra_error_trials'])}")
+    err_console.print(f"job folder: {job_dir} (summary.json, summary.md)")
+
+
+@app.command()
+def run(
+    agent: Annotated[str | None, typer.Option("--agent", help="oracle | nop | command | mini | module:Class")] = None,
+    agent_arg: Annotated[
+        list[str] | None, typer.Option("--agent-arg", help="KEY=VALUE for the agent (repeatable), e.g. template=...")
+    ] = None,
+    provider: ProviderOpt = None,
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    replay: ReplayOpt = None,
+    tasks: TasksOpt = DEFAULT_TASKS_DIR,
+    only: Annotated[list[str] | None, typer.Option("--only", help="Run only this task (repeatable)")] = None,
+    attempts: Annotated[int, typer.Option("--attempts", min=1, help="Attempts per task (pass@k up to this)")] = 1,
+    workers: Annotated[int | None, typer.Option("--workers", min=1, help="Trials at once (default: CPUs / 2)")] = None,
+    executor: Annotated[str, typer.Option("--executor", help="local | ray")] = "local",
+    address: Annotated[str | None, typer.Option("--address", help="Ray cluster address (default: local Ray)")] = None,
+    out: Annotated[Path, typer.Option("--out", help="Folder for job folders")] = Path("runs/genxr"),
+    resume: Annotated[
+        Path | None, typer.Option("--resume", help="Finish this interrupted job folder", file_okay=False)
+    ] = None,
+    max_steps: Annotated[int | None, typer.Option("--max-steps", min=1, help="Agent step limit")] = None,
+    wall_time: Annotated[float | None, typer.Option("--wall-time", min=1, help="Agent wall-clock limit (s)")] = None,
+    cost_limit: Annotated[float | None, typer.Option("--cost-limit", help="Agent cost limit (USD)")] = None,
+    allow_network: Annotated[bool, typer.Option("--allow-network", help="Give the agent's sandbox network")] = False,
+    pass_env: Annotated[
+        list[str] | None, typer.Option("--pass-env", help="Environment variable the agent may see (repeatable)")
+    ] = None,
+    record: Annotated[bool, typer.Option("--record", help="Keep the verifier's video of every XR test")] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Base seed (attempt i uses seed + i)")] = 0,
+) -> None:
+    """Evaluate an agent on the suite: one trial per task x attempt, verified, summarized."""
+    from xrbench.genxr.agents import make_agent
+    from xrbench.genxr.job import JobConfig, limits_from, load_config, resume_job, run_job
+
+    # Everything is checked before the first trial: a bad name or a missing provider fails now.
+    if resume is not None:
+        if agent is not None:
+            raise UserError("--resume takes the job's own configuration; do not pass --agent")
+        config = load_config(resume)
+    else:
+        if agent is None:
+            raise UserError("--agent is required (oracle, nop, command, mini or module:Class)")
+        config = JobConfig(
+            agent=agent,
+            agent_args=_agent_args(agent_arg),
+            provider={"provider": provider, "model": model, "base_url": base_url, "replay": replay},
+            tasks_dir=str(tasks),
+            only=list(only or []),
+            attempts=attempts,
+            workers=workers,
+            executor=executor,
+            address=address,
+            limits=limits_from(steps=max_steps, wall_time_s=wall_time, cost_usd=cost_limit),
+            network=allow_network,
+            env_pass=list(pass_env or []),
+            record=record,
+            seed=seed,
+        )
+    make_agent(config.agent, config.agent_args, config.provider)
+
+    with progress_bars() as start:
+        advance: list = []
+
+        def on_plan(total: int, todo: int) -> None:
+            advance.append(start(f"trials ({total - todo} of {total} already done)", todo))
+
+        def on_trial(result: dict) -> None:
+            advance[0](1)
+
+        if resume is not None:
+            summary = resume_job(resume, on_plan=on_plan, on_trial=on_trial, executor=executor, workers=workers)
+            job_dir = resume
+        else:
+            job_dir, summary = run_job(config, out, on_plan=on_plan, on_trial=on_trial)
+    _print_summary(job_dir, summary)
+
+
+@app.command()
+def regrade(
+    job: Annotated[Path, typer.Argument(help="A job folder", exists=True, file_okay=False)],
+    repeats: Annotated[int, typer.Option("--repeats", min=1, help="Verifier runs per trial")] = 1,
+) -> None:
+    """Re-run only the verifier on a job's recorded workspaces (verifier flakiness)."""
+    from xrbench.genxr.job import regrade_job
+
+    report = regrade_job(job, repeats=repeats)
+    n = len(report["trials"])
+    bad = report["disagreeing_trials"]
+    console.print(f"{n} trial(s) regraded {repeats}x: {len(bad)} disagree with their recorded reward")
+    for t in bad:
+        console.print(f"[red]disagrees[/red]: {t}")
+    err_console.print(f"wrote {job / 'regrade.json'}")
+    raise typer.Exit(1 if bad else 0)
