@@ -262,3 +262,19 @@ def test_ray_executor_gives_the_local_summary(suite, tmp_path):
     _, on_ray = run_job(config(suite, "oracle", executor="ray"), tmp_path / "ray")
     assert on_ray["trials_finished"] == 2
     assert on_ray == local
+
+
+def test_failure_categories_of_failed_tests_are_counted(tmp_path):
+    tests = {
+        "test_app.py": (
+            "import pytest\n\n\n"
+            '@pytest.mark.failure_category("hand-asymmetry")\n'
+            "def test_has_button(workspace_dir):\n"
+            "    assert 'red-button' in (workspace_dir / 'main.js').read_text()\n"
+        )
+    }
+    suite = tmp_path / "suite"
+    make_app_task(suite, tests=tests)
+    job, summary = run_job(config(suite, "nop"), tmp_path / "runs")
+    assert summary["failure_categories"] == {"hand-asymmetry": 1}
+    assert "| hand-asymmetry | 1 |" in (job / "summary.md").read_text()

@@ -327,3 +327,23 @@ def test_committed_schema_is_current():
     schema = task_json_schema()
     assert schema["additionalProperties"] is False
     assert set(schema["required"]) == {"id", "type", "difficulty", "capabilities", "scenes"}
+
+
+def test_failure_categories_are_read_statically(tmp_path):
+    tests = {
+        "test_app.py": (
+            "import pytest\n\n\n"
+            '@pytest.mark.failure_category("hand-asymmetry", "reach-ergonomics")\n'
+            "def test_a(workspace_dir):\n    pass\n\n\n"
+            "def test_b(workspace_dir):\n    pass\n"
+        )
+    }
+    task = load_task(make_app_task(tmp_path, tests=tests))
+    assert [(t.id.split("::")[1], t.categories) for t in task.tests] == [
+        ("test_a", ("hand-asymmetry", "reach-ergonomics")),
+        ("test_b", ()),
+    ]
+    bad = {"test_app.py": '@pytest.mark.failure_category("vibes")\ndef test_a(workspace_dir):\n    pass\n'}
+    with pytest.raises(ValidationError) as e:
+        load_task(make_app_task(tmp_path / "bad", tests=bad))
+    assert "failure_category 'vibes': use startup-race" in str(e.value)

@@ -131,9 +131,11 @@ def summarize(config: JobConfig, results: Sequence[dict[str, Any]], expected_tri
     """summary.json: scores overall and by type, difficulty and capability, tool usage, statuses."""
     tools: Counter[str] = Counter()
     statuses: Counter[str] = Counter()
+    categories: Counter[str] = Counter()
     for r in results:
         tools.update(r["agent_result"].get("tool_usage", {}))
         statuses[r["agent_result"]["exit_status"]] += 1
+        categories.update(r.get("failure_categories", []))
     n = len(results)
     scores = metrics.score(results)
     return {
@@ -148,6 +150,8 @@ def summarize(config: JobConfig, results: Sequence[dict[str, Any]], expected_tri
         "by_capability": metrics.breakdown(results, "capabilities"),
         "infra_error_trials": sorted(r["trial"] for r in results if r.get("infra_error")),
         "agent_exit_status": dict(sorted(statuses.items())),
+        # failed trials per failure category (a trial counts once per category its failed tests name)
+        "failure_categories": dict(sorted(categories.items())),
         "tool_usage": {
             "total": dict(sorted(tools.items())),
             "per_trial": {k: round(v / n, 3) for k, v in sorted(tools.items())} if n else {},
@@ -189,6 +193,9 @@ def summary_markdown(summary: dict[str, Any]) -> str:
         lines += ["", f"| {title.lower()} | trials | Pass@1 |", "|---|---|---|"]
         for name, s in summary.get(key, {}).items():
             lines.append(f"| {name} | {s['trials']} | {_fmt(s['pass_at_1'])} |")
+    if summary.get("failure_categories"):
+        lines += ["", "| failure category | failed trials |", "|---|---|"]
+        lines += [f"| {k} | {v} |" for k, v in summary["failure_categories"].items()]
     tools = summary.get("tool_usage", {})
     if tools.get("total"):
         lines += ["", "| action | total | per trial |", "|---|---|---|"]

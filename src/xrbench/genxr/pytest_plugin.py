@@ -29,6 +29,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "fail_to_pass: SDK task test that fails before the change and must pass")
     config.addinivalue_line("markers", "pass_to_pass: SDK task test of related behaviour that must keep passing")
+    config.addinivalue_line(
+        "markers", "failure_category(*names): what a failure of this test means (xrbench.genxr.task.FAILURE_CATEGORIES)"
+    )
 
 
 def _log(config: pytest.Config, record: dict[str, Any]) -> None:

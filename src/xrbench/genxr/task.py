@@ -237,6 +237,7 @@ class DeclaredTest:
     file: str  # "tests/test_app.py"
     line: int
     kind: TestKind | None  # None for app tasks
+    categories: tuple[str, ...] = ()  # `@pytest.mark.failure_category(...)`: what a failure of it means
 
 
 @dataclass(frozen=True)
@@ -531,6 +532,29 @@ def _mark_names(expr: ast.expr) -> list[str]:
     return []
 
 
+# What a failing test says about the candidate (the seed's failure modes); tests name them with
+# `@pytest.mark.failure_category("hand-asymmetry", ...)` and job summaries count them.
+FAILURE_CATEGORIES = (
+    "startup-race",  # sensing or state read once at start-up, before the world is ready
+    "coordinate-frame",  # positions compared across local and world frames
+    "hand-asymmetry",  # works with one hand only, or the wrong hand accepted
+    "reach-ergonomics",  # UI or objects out of comfortable reach, behind the user, wrong height
+    "input-model",  # touch as a box test, select vs hover, events firing every frame
+    "spatial-placement",  # floating, interpenetrating, not resting on the surface, wrong facing
+)
+
+
+def _category_args(decorators: Iterable[ast.expr]) -> list[tuple[str | None, int]]:
+    """String arguments of `failure_category(...)` marks (None for a non-literal argument)."""
+    out: list[tuple[str | None, int]] = []
+    for d in decorators:
+        if isinstance(d, ast.Call) and "failure_category" in _mark_names(d):
+            for a in d.args:
+                value = a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None
+                out.append((value, d.lineno))
+    return out
+
+
 def _module_marks(tree: ast.Module) -> list[str]:
     marks: list[str] = []
     for node in tree.body:
@@ -586,6 +610,13 @@ def declared_tests(task_dir: Path, task_type: TaskType) -> tuple[list[DeclaredTe
         for name, node, marks in candidates:
             kinds = _kind_of(marks)
             where = f"line {node.lineno}"
+            categories: list[str] = []
+            for value, line in _category_args(node.decorator_list):
+                if value in FAILURE_CATEGORIES:
+                    categories.append(value)
+                else:
+                    known = ", ".join(FAILURE_CATEGORIES)
+                    problems.append(Problem(shown, f"line {line}", name, f"failure_category {value!r}: use {known}"))
             kind: TestKind | None = None
             if task_type.is_sdk:
                 if len(kinds) == 1:
@@ -600,7 +631,15 @@ def declared_tests(task_dir: Path, task_type: TaskType) -> tuple[list[DeclaredTe
                 problems.append(
                     Problem(shown, where, name, "app task tests are all required: drop fail_to_pass/pass_to_pass")
                 )
-            found.append(DeclaredTest(id=f"{rel}::{name}", file=rel, line=node.lineno, kind=kind))
+            found.append(
+                DeclaredTest(
+                    id=f"{rel}::{name}",
+                    file=rel,
+                    line=node.lineno,
+                    kind=kind,
+                    categories=tuple(dict.fromkeys(categories)),
+                )
+            )
     if not found and not problems:
         problems.append(Problem(str(tests_dir), "", "", "no test functions found (test_*.py files, test* functions)"))
     if task_type.is_sdk and found and not any(t.kind is TestKind.FAIL_TO_PASS for t in found):

@@ -100,6 +100,21 @@ def _verify(spec: TrialSpec, task: Any, workspace: Path, out: Path) -> tuple[Ver
             return verdict, tries
 
 
+def failure_categories(task: Any, verdict: Verdict) -> list[str]:
+    """The declared failure categories of the tests this candidate failed (not on infra errors)."""
+    if verdict.infra_error:
+        return []
+    from xrbench.genxr.grading import base_id
+
+    declared = {d.id: d.categories for d in task.tests}
+    out: dict[str, None] = {}
+    for t in verdict.tests:
+        if not t.ok:
+            for c in declared.get(base_id(t.id), ()):
+                out[c] = None
+    return list(out)
+
+
 def run_trial(spec: TrialSpec) -> dict[str, Any]:
     """Run one trial (see the module docstring); returns the `result.json` record.
 
@@ -155,6 +170,7 @@ def run_trial(spec: TrialSpec) -> dict[str, Any]:
         "infra_error": verdict.infra_error,
         "verifier_tries": tries,
         "failed_tests": [t.id for t in verdict.tests if not t.ok],
+        "failure_categories": failure_categories(task, verdict),
         "agent_result": agent_result.to_json(),
         "timings": {
             "agent_s": round(agent_s, 3),
