@@ -8,12 +8,13 @@ from typing import Annotated
 
 import typer
 
-from xrbench.cli import context_cmd, genxr_cmd, setup_cmd, xr_cmd
+from xrbench.cli import context_cmd, genxr_cmd, guidance_cmd, setup_cmd, xr_cmd
 from xrbench.cli.common import App, BaseUrlOpt, ModelOpt, ProviderOpt, ReplayOpt, console
 
 app = App(help="xrbench: benchmarks for XR development and XR interfaces.")
 app.add_typer(context_cmd.app, name="context")
 app.add_typer(genxr_cmd.app, name="genxr")
+app.add_typer(guidance_cmd.app, name="guidance")
 app.add_typer(xr_cmd.app, name="xr")
 app.command("setup")(setup_cmd.setup)
 try:
@@ -27,20 +28,64 @@ else:
 @app.command()
 def run(
     out: Annotated[Path | None, typer.Option("--out", help="Run directory (default runs/run/<timestamp>)")] = None,
-    quick: Annotated[bool, typer.Option("--quick", help="Smaller, faster run")] = False,
+    quick: Annotated[bool, typer.Option("--quick", help="A smaller run (under five minutes on 2 cores)")] = False,
     provider: ProviderOpt = None,
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
     replay: ReplayOpt = None,
 ) -> None:
-    """The default end-to-end job on bundled data, offline. Today: the ContextXR experiments."""
+    """Every benchmark on bundled data, offline, into one run folder and an HTML report."""
+    from rich.table import Table
+
+    from xrbench.cli.common import progress_bars
+    from xrbench.run_all import RunOptions, run_all
+
     out = out or Path("runs") / "run" / datetime.now().strftime("%Y%m%d-%H%M%S")
-    folds = 3 if quick else 5
-    result = context_cmd.run_context(
-        out / "context", folds=folds, provider=provider, model=model, base_url=base_url, replay=replay
-    )
-    console.rule("ContextXR (bundled synthetic dataset)")
-    context_cmd.print_run(result)
+    opts = RunOptions(out, quick, {"provider": provider, "model": model, "base_url": base_url, "replay": replay})
+    with progress_bars() as start:
+        parts = run_all(opts, start, on_part=lambda p: console.print(f"[bold]{p.name}[/bold]: {p.status}"))
+    index = _render_report(out)
+    table = Table(title=f"xrbench run ({'quick' if quick else 'full'}): {out}", title_justify="left")
+    for col in ("part", "status", "headline", "note", "seconds"):
+        table.add_column(col, overflow="fold")
+    for p in parts:
+        color = {"ok": "green", "skipped": "yellow"}.get(p.status, "red")
+        headline = "; ".join(f"{k} {v}" for k, v in p.headline.items())
+        table.add_row(p.name, f"[{color}]{p.status}[/{color}]", headline, p.reason[:160], f"{p.seconds:.0f}")
+    console.print(table)
+    if index is not None:
+        console.print(f"report: {index}")
+    if any(p.status == "failed" for p in parts):
+        raise typer.Exit(1)
+
+
+def _render_report(run_dir: Path) -> Path | None:
+    try:
+        from xrbench.report import render_site
+    except ImportError:
+        return None
+    return render_site(run_dir)
+
+
+@app.command()
+def compare(
+    run_a: Annotated[Path, typer.Argument(help="A run folder (from xrbench run)")],
+    run_b: Annotated[Path, typer.Argument(help="Another run folder")],
+) -> None:
+    """What changed between two runs: configuration, versions, data checksums, results."""
+    from xrbench.compare import compare_runs
+
+    diff = compare_runs(run_a, run_b)
+    if diff.same:
+        console.print("no differences")
+        return
+    for key, (a, b) in diff.changed.items():
+        console.print(f"[yellow]changed[/yellow] {key}: {a!r} -> {b!r}", highlight=False)
+    for key, v in diff.only_a.items():
+        console.print(f"[red]only in {run_a}[/red] {key}: {v!r}", highlight=False)
+    for key, v in diff.only_b.items():
+        console.print(f"[green]only in {run_b}[/green] {key}: {v!r}", highlight=False)
+    raise typer.Exit(1)
 
 
 def main() -> None:

@@ -1,0 +1,212 @@
+"""`xrbench run`: every benchmark on bundled data, offline, into one run folder and one report.
+
+    runs/run/<YYYYmmdd-HHMMSS>/
+      config.json     the resolved options (kind "run")
+      lock.json       toolkit, python and web-dependency versions; checksums of the bundled data
+      context/        ContextXR experiments (`xrbench context run`), every method without a provider
+      genxr/          validate.json (every reference candidate through the verifier) and jobs/
+                      (an oracle job with recorded videos; a nop job in the full run)
+      guidance/       check.json (tasks resolve; untouched templates scored and smoke-tested)
+      skipped.json    the parts that did not run, each with its reason
+      report/         the static HTML report (index.html)
+
+Parts that need a model provider (ContextXR's LLM methods, the design score, the guidance judge)
+run when one is configured and are otherwise listed in skipped.json with the reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import platform
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from xrbench import __version__
+from xrbench.store.atomic import atomic_write_json
+from xrbench.store.read import read_json
+
+QUICK_TASK_TYPES = ("app", "sdk-repair")  # --quick validates one task of each of these types
+
+
+@dataclass
+class RunOptions:
+    """What `xrbench run` was asked for."""
+
+    out: Path
+    quick: bool = False
+    provider: dict[str, Any] = field(default_factory=dict)  # provider, model, base_url, replay
+
+
+@dataclass
+class PartResult:
+    """One benchmark's part of the run: its headline numbers, or why it was skipped or failed."""
+
+    name: str
+    status: str  # "ok", "skipped" or "failed"
+    headline: dict[str, Any] = field(default_factory=dict)
+    reason: str = ""
+    seconds: float = 0.0
+
+
+def _sha256_tree(root: Path) -> str:
+    h = hashlib.sha256()
+    for p in sorted(q for q in root.rglob("*") if q.is_file() and "__pycache__" not in q.parts):
+        h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def lock_info() -> dict[str, Any]:
+    """Versions and bundled-data checksums, so two runs can be compared (`xrbench compare`)."""
+    data = Path(__file__).resolve().parent / "data"
+    web: dict[str, str] = {}
+    try:
+        from xrbench.xrtest.webdeps import find_web_deps
+
+        web = dict(find_web_deps().versions)
+    except Exception as e:
+        web = {"error": str(e)}
+    bundled = {name: _sha256_tree(data / name) for name in ("context", "genxr", "guidance") if (data / name).is_dir()}
+    return {
+        "xrbench": __version__,
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "web_dependencies": web,
+        "bundled_data_sha256": bundled,
+    }
+
+
+def _context(opts: RunOptions) -> PartResult:
+    from xrbench.cli.context_cmd import run_context
+
+    result = run_context(opts.out / "context", folds=3 if opts.quick else 5, **opts.provider)
+    aggregates = read_json(opts.out / "context" / "summary.json").get("aggregates", {})
+    headline: dict[str, Any] = {}
+    for task in ("initial", "next"):
+        best = aggregates.get(task, {}).get("relational")
+        if best:
+            headline[f"{task}: relational cost reduction %"] = round(-best["reduction_pct"], 1)
+    reasons = sorted(set(result.skipped.values()))
+    note = f"skipped {len(result.skipped)} LLM method(s): {reasons[0]}" if result.skipped else ""
+    return PartResult("ContextXR", "ok", headline, note)
+
+
+def _quick_tasks(tasks: list[Any]) -> list[Any]:
+    chosen = []
+    for kind in QUICK_TASK_TYPES:
+        of_kind = [t for t in tasks if t.type.value == kind]
+        if of_kind:
+            chosen.append(min(of_kind, key=lambda t: (len(t.tests), t.id)))
+    return chosen
+
+
+def _genxr(opts: RunOptions, progress: Callable[[str, int], Callable[[int], None]]) -> PartResult:
+    from xrbench.genxr.job import JobConfig
+    from xrbench.genxr.task import load_tasks
+    from xrbench.genxr.validate import validate
+
+    out = opts.out / "genxr"
+    tasks = [t for t in load_tasks() if not t.spec.example]
+    if opts.quick:
+        tasks = _quick_tasks(tasks)
+    if not tasks:
+        return PartResult("GenXR-Bench", "skipped", reason="no bundled tasks")
+    advance: list[Callable[[int], None]] = []
+    report = validate(
+        tasks,
+        out / "validate.json",
+        repeats=1,
+        on_plan=lambda n: advance.append(progress(f"GenXR validate ({len(tasks)} tasks)", n)),
+        on_run=lambda *_: advance[-1](1),
+    )
+    s = report["summary"]
+    headline: dict[str, Any] = {
+        "tasks": s["tasks"],
+        "verifier accuracy": s["accuracy"],
+        "flaky candidates": len(s["flaky_candidates"]),
+    }
+    only = [str(t.dir) for t in tasks]
+    agents = ["oracle"] if opts.quick else ["oracle", "nop"]
+    for agent in agents:
+        # The oracle's trials keep every XR test's video: the report shows them, the design score rates them.
+        summary = _agent_job(JobConfig(agent=agent, only=only, record=agent == "oracle"), out / "jobs", progress)
+        headline[f"{agent} Pass@1"] = summary["pass_at_1"]
+    return PartResult("GenXR-Bench", "ok", headline)
+
+
+def _agent_job(cfg: Any, out: Path, progress: Callable[[str, int], Callable[[int], None]]) -> dict[str, Any]:
+    from xrbench.genxr.job import run_job
+
+    bar: list[Callable[[int], None]] = []
+    _, summary = run_job(
+        cfg,
+        out,
+        on_plan=lambda total, todo: bar.append(progress(f"GenXR {cfg.agent} agent", todo)),
+        on_trial=lambda _r: bar[-1](1),
+    )
+    return summary
+
+
+def _guidance(opts: RunOptions) -> PartResult:
+    from xrbench.guidance.check import check_tasks
+
+    result = check_tasks(smoke=True)
+    atomic_write_json(opts.out / "guidance" / "check.json", result)
+    headline = {"tasks": len(result.get("tasks", [])), "problems": len(result.get("problems", []))}
+    status = "ok" if result.get("ok") else "failed"
+    return PartResult("Guidance", status, headline, "; ".join(map(str, result.get("problems", [])[:3])))
+
+
+def _design_score(opts: RunOptions) -> PartResult:
+    from xrbench.llm import skip_reason
+
+    reason = skip_reason(**{k: v for k, v in opts.provider.items() if v is not None})
+    if reason:
+        return PartResult("GenXR design score", "skipped", reason=reason)
+    from xrbench.genxr.design_score import score_job
+    from xrbench.llm import resolve_llm
+
+    llm = resolve_llm(**{k: v for k, v in opts.provider.items() if v is not None})
+    headline: dict[str, Any] = {}
+    for job in sorted((opts.out / "genxr" / "jobs").glob("*-oracle")):
+        summary = score_job(job, llm)
+        headline["oracle design score"] = summary.get("design_score")
+    return PartResult("GenXR design score", "ok", headline)
+
+
+def run_all(
+    opts: RunOptions,
+    progress: Callable[[str, int], Callable[[int], None]],
+    on_part: Callable[[PartResult], None] | None = None,
+) -> list[PartResult]:
+    """Run every part (see the module docstring); a part that fails does not stop the others."""
+    opts.out.mkdir(parents=True, exist_ok=True)
+    atomic_write_json(
+        opts.out / "config.json",
+        {"kind": "run", "quick": opts.quick, "provider": {k: v for k, v in opts.provider.items() if k != "replay"}},
+    )
+    atomic_write_json(opts.out / "lock.json", lock_info())
+    parts: list[PartResult] = []
+    steps: list[tuple[str, Callable[[], PartResult]]] = [
+        ("ContextXR", lambda: _context(opts)),
+        ("GenXR-Bench", lambda: _genxr(opts, progress)),
+        ("Guidance", lambda: _guidance(opts)),
+        ("GenXR design score", lambda: _design_score(opts)),
+    ]
+    for name, step in steps:
+        t0 = time.perf_counter()
+        try:
+            part = step()
+        except Exception as e:  # one broken part must not lose the others' results
+            part = PartResult(name, "failed", reason=f"{type(e).__name__}: {e}")
+        part.seconds = round(time.perf_counter() - t0, 1)
+        parts.append(part)
+        if on_part:
+            on_part(part)
+        skipped = [{"part": p.name, "reason": p.reason} for p in parts if p.status != "ok"]
+        atomic_write_json(opts.out / "skipped.json", skipped)
+        atomic_write_json(opts.out / "parts.json", [p.__dict__ for p in parts])
+    return parts
