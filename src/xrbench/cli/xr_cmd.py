@@ -124,6 +124,9 @@ def test_app(
     test_timeout: Annotated[
         float | None, typer.Option("--test-timeout", min=0, help="Default bound of one test's call (s)")
     ] = None,
+    backend: Annotated[
+        str | None, typer.Option("--backend", help="xrblocks (the SDK's simulator, default) or iwer (WebXR emulator)")
+    ] = None,
 ) -> None:
     """Run XR tests against an app (pytest with the xrtest plugin, in a subprocess).
 
@@ -145,6 +148,7 @@ def test_app(
         scenes=[s.strip() for s in scenes.split(",") if s.strip()] if scenes else (),
         timeout_s=timeout,
         test_timeout_s=test_timeout,
+        backend=backend,
     )
     styles = {"passed": "green", "failed": "red", "error": "red", "xpassed": "yellow"}
     for t in result.tests:

@@ -173,6 +173,7 @@ def run_xr_tests(
     scenes: Sequence[str] = (),
     timeout_s: float = DEFAULT_TIMEOUT_S,
     test_timeout_s: float | None = None,
+    backend: str | None = None,
     pytest_args: Sequence[str] = (),
     cwd: str | Path | None = None,
     python: str | None = None,
@@ -181,8 +182,9 @@ def run_xr_tests(
     """Run pytest on `tests` against `app_dir` in a subprocess and classify the result.
 
     `junit`: keep the JUnit XML here (default: a temporary file). `record`/`trace`/`artifacts`/
-    `scenes`/`test_timeout_s` map to the plugin's `--xr-record`, `--xr-trace`, `--xr-artifacts`,
-    `--xr-scenes` and `--xr-timeout`. `timeout_s` bounds the whole run (wall clock).
+    `scenes`/`test_timeout_s`/`backend` map to the plugin's `--xr-record`, `--xr-trace`,
+    `--xr-artifacts`, `--xr-scenes`, `--xr-timeout` and `--xr-backend`. `timeout_s` bounds the whole
+    run (wall clock).
     """
     app = Path(app_dir).resolve()
     cwd = Path(cwd) if cwd is not None else Path.cwd()
@@ -220,6 +222,8 @@ def run_xr_tests(
             cmd.append(f"--xr-scenes={','.join(scenes)}")
         if test_timeout_s is not None:
             cmd.append(f"--xr-timeout={test_timeout_s:g}")
+        if backend is not None:
+            cmd.append(f"--xr-backend={backend}")
         cmd += list(pytest_args)
         output = work / "output.txt"
         t0 = time.monotonic()
