@@ -35,8 +35,8 @@ def test_a_failing_part_does_not_stop_the_others(tmp_path, monkeypatch):
         ("GenXR design score", "skipped"),
     ]
     skipped = json.loads((tmp_path / "run" / "skipped.json").read_text())
-    assert skipped[0] == {"part": "ContextXR", "reason": "RuntimeError: boom"}
-    assert skipped[1]["part"] == "GenXR design score" and "no provider configured" in skipped[1]["reason"]
+    assert skipped[0] == {"part": "context", "reason": "RuntimeError: boom"}
+    assert skipped[1]["part"] == "genxr.design_score" and "no provider configured" in skipped[1]["reason"]
     lock = json.loads((tmp_path / "run" / "lock.json").read_text())
     assert set(lock["bundled_data_sha256"]) >= {"context", "genxr"} and lock["web_dependencies"]["xrblocks"] == "0.21.1"
     assert json.loads((tmp_path / "run" / "config.json").read_text())["kind"] == "run"

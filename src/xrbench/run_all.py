@@ -47,9 +47,14 @@ class PartResult:
 
     name: str
     status: str  # "ok", "skipped" or "failed"
+    key: str = ""  # how skipped.json and the report name it: "context", "genxr.design_score", ...
     headline: dict[str, Any] = field(default_factory=dict)
     reason: str = ""
     seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
 
 
 def _sha256_tree(root: Path) -> str:
@@ -91,7 +96,7 @@ def _context(opts: RunOptions) -> PartResult:
             headline[f"{task}: relational cost reduction %"] = round(-best["reduction_pct"], 1)
     reasons = sorted(set(result.skipped.values()))
     note = f"skipped {len(result.skipped)} LLM method(s): {reasons[0]}" if result.skipped else ""
-    return PartResult("ContextXR", "ok", headline, note)
+    return PartResult("ContextXR", "ok", headline, note, key="context")
 
 
 def _quick_tasks(tasks: list[Any]) -> list[Any]:
@@ -113,7 +118,7 @@ def _genxr(opts: RunOptions, progress: Callable[[str, int], Callable[[int], None
     if opts.quick:
         tasks = _quick_tasks(tasks)
     if not tasks:
-        return PartResult("GenXR-Bench", "skipped", reason="no bundled tasks")
+        return PartResult("GenXR-Bench", "skipped", reason="no bundled tasks", key="genxr")
     advance: list[Callable[[int], None]] = []
     report = validate(
         tasks,
@@ -134,7 +139,7 @@ def _genxr(opts: RunOptions, progress: Callable[[str, int], Callable[[int], None
         # The oracle's trials keep every XR test's video: the report shows them, the design score rates them.
         summary = _agent_job(JobConfig(agent=agent, only=only, record=agent == "oracle"), out / "jobs", progress)
         headline[f"{agent} Pass@1"] = summary["pass_at_1"]
-    return PartResult("GenXR-Bench", "ok", headline)
+    return PartResult("GenXR-Bench", "ok", headline, key="genxr")
 
 
 def _agent_job(cfg: Any, out: Path, progress: Callable[[str, int], Callable[[int], None]]) -> dict[str, Any]:
@@ -157,7 +162,7 @@ def _guidance(opts: RunOptions) -> PartResult:
     atomic_write_json(opts.out / "guidance" / "check.json", result)
     headline = {"tasks": len(result.get("tasks", [])), "problems": len(result.get("problems", []))}
     status = "ok" if result.get("ok") else "failed"
-    return PartResult("Guidance", status, headline, "; ".join(map(str, result.get("problems", [])[:3])))
+    return PartResult("Guidance", status, headline, "; ".join(map(str, result.get("problems", [])[:3])), key="guidance")
 
 
 def _design_score(opts: RunOptions) -> PartResult:
@@ -165,7 +170,7 @@ def _design_score(opts: RunOptions) -> PartResult:
 
     reason = skip_reason(**{k: v for k, v in opts.provider.items() if v is not None})
     if reason:
-        return PartResult("GenXR design score", "skipped", reason=reason)
+        return PartResult("GenXR design score", "skipped", reason=reason, key="genxr.design_score")
     from xrbench.genxr.design_score import score_job
     from xrbench.llm import resolve_llm
 
@@ -174,7 +179,7 @@ def _design_score(opts: RunOptions) -> PartResult:
     for job in sorted((opts.out / "genxr" / "jobs").glob("*-oracle")):
         summary = score_job(job, llm)
         headline["oracle design score"] = summary.get("design_score")
-    return PartResult("GenXR design score", "ok", headline)
+    return PartResult("GenXR design score", "ok", headline, key="genxr.design_score")
 
 
 def run_all(
@@ -190,23 +195,27 @@ def run_all(
     )
     atomic_write_json(opts.out / "lock.json", lock_info())
     parts: list[PartResult] = []
-    steps: list[tuple[str, Callable[[], PartResult]]] = [
-        ("ContextXR", lambda: _context(opts)),
-        ("GenXR-Bench", lambda: _genxr(opts, progress)),
-        ("Guidance", lambda: _guidance(opts)),
-        ("GenXR design score", lambda: _design_score(opts)),
+    steps: list[tuple[str, str, Callable[[], PartResult]]] = [
+        ("ContextXR", "context", lambda: _context(opts)),
+        ("GenXR-Bench", "genxr", lambda: _genxr(opts, progress)),
+        ("Guidance", "guidance", lambda: _guidance(opts)),
+        ("GenXR design score", "genxr.design_score", lambda: _design_score(opts)),
     ]
-    for name, step in steps:
+    for name, key, step in steps:
         t0 = time.perf_counter()
         try:
             part = step()
         except Exception as e:  # one broken part must not lose the others' results
-            part = PartResult(name, "failed", reason=f"{type(e).__name__}: {e}")
+            part = PartResult(name, "failed", reason=f"{type(e).__name__}: {e}", key=key)
         part.seconds = round(time.perf_counter() - t0, 1)
         parts.append(part)
         if on_part:
             on_part(part)
-        skipped = [{"part": p.name, "reason": p.reason} for p in parts if p.status != "ok"]
+        skipped = [{"part": p.key, "reason": p.reason} for p in parts if p.status != "ok"]
+        # Provider-dependent pieces inside a part that ran (ContextXR's LLM methods).
+        skipped += [
+            {"part": f"{p.key}.llm_methods", "reason": p.reason} for p in parts if p.status == "ok" and p.reason
+        ]
         atomic_write_json(opts.out / "skipped.json", skipped)
         atomic_write_json(opts.out / "parts.json", [p.__dict__ for p in parts])
     return parts

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from xrbench.cli import context_cmd, genxr_cmd, guidance_cmd, setup_cmd, xr_cmd
+from xrbench.cli import context_cmd, genxr_cmd, guidance_cmd, report_cmd, setup_cmd, xr_cmd
 from xrbench.cli.common import App, BaseUrlOpt, ModelOpt, ProviderOpt, ReplayOpt, console
 
 app = App(help="xrbench: benchmarks for XR development and XR interfaces.")
@@ -17,6 +17,7 @@ app.add_typer(genxr_cmd.app, name="genxr")
 app.add_typer(guidance_cmd.app, name="guidance")
 app.add_typer(xr_cmd.app, name="xr")
 app.command("setup")(setup_cmd.setup)
+app.command("report")(report_cmd.report)
 try:
     from xrbench.cli.llm_cmd import app as llm_app
 except ImportError:  # pragma: no cover
@@ -53,17 +54,14 @@ def run(
         headline = "; ".join(f"{k} {v}" for k, v in p.headline.items())
         table.add_row(p.name, f"[{color}]{p.status}[/{color}]", headline, p.reason[:160], f"{p.seconds:.0f}")
     console.print(table)
-    if index is not None:
-        console.print(f"report: {index}")
+    console.print(f"report: {index}")
     if any(p.status == "failed" for p in parts):
         raise typer.Exit(1)
 
 
-def _render_report(run_dir: Path) -> Path | None:
-    try:
-        from xrbench.report import render_site
-    except ImportError:
-        return None
+def _render_report(run_dir: Path) -> Path:
+    from xrbench.report import render_site
+
     return render_site(run_dir)
 
 
