@@ -50,6 +50,7 @@ test-all: setup
 bench: setup
 	$(PY) benchmarks/bench_context.py
 	$(PY) benchmarks/bench_xrtest.py
+	$(PY) benchmarks/bench_guidance_score.py
 
 lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks
