@@ -1,0 +1,186 @@
+"""Runtime tests of the draw-and-erase app.
+
+They check that pinching with either hand draws strokes (objects tagged 'stroke') along the
+index fingertip, that releasing the pinch ends a stroke (moving the hand afterwards adds
+nothing), and that a fist with either hand erases every stroke at once (none stays visible),
+after which drawing works again. The drawn geometry is read from the strokes' vertices in the
+world frame.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import pytest
+
+from xrbench.xrtest.actors import POSE_SETTLE_FRAMES
+from xrbench.xrtest.assertions import assert_count, assert_no_errors
+
+STROKE = "stroke"
+
+pytestmark = pytest.mark.xr_scenes("empty")
+
+# World-space vertices of the visible geometry under each object tagged `tag`.
+_VERTICES_JS = """
+(tag) => {
+  const THREE = window.__xrtest.THREE;
+  const scene = window.xb.core.scene;
+  scene.updateMatrixWorld(true);
+  const visibleUp = (o) => { for (let p = o; p; p = p.parent) if (!p.visible) return false; return true; };
+  const roots = [];
+  scene.traverse((o) => {
+    const d = o.userData && o.userData.xrblocksDevtools;
+    if (d && String(d.tag) === tag) roots.push(o);
+  });
+  return roots.map((root) => {
+    const points = [];
+    const v = new THREE.Vector3(), m = new THREE.Matrix4();
+    root.traverse((o) => {
+      const g = o.geometry;
+      if (!g || !g.attributes || !visibleUp(o)) return;
+      const push = (attr, from, to, matrix) => {
+        for (let i = from; i < to; i++) {
+          v.fromBufferAttribute(attr, i).applyMatrix4(matrix);
+          points.push([v.x, v.y, v.z]);
+        }
+      };
+      if (o.isInstancedMesh) {  // one point per instance: its origin
+        for (let i = 0; i < o.count; i++) {
+          o.getMatrixAt(i, m);
+          v.set(0, 0, 0).applyMatrix4(m).applyMatrix4(o.matrixWorld);
+          points.push([v.x, v.y, v.z]);
+        }
+        return;
+      }
+      if (g.attributes.instanceStart) {  // fat lines (Line2 / LineSegments2)
+        const n = Math.min(g.attributes.instanceStart.count, g.instanceCount ?? Infinity);
+        push(g.attributes.instanceStart, 0, n, o.matrixWorld);
+        push(g.attributes.instanceEnd, 0, n, o.matrixWorld);
+        return;
+      }
+      const pos = g.attributes.position;
+      if (!pos) return;
+      const from = g.index ? 0 : Math.max(0, g.drawRange.start);
+      const to = g.index ? pos.count : Math.min(pos.count, from + g.drawRange.count);
+      push(pos, from, to, o.matrixWorld);
+    });
+    const d = root.userData.xrblocksDevtools;
+    return {uuid: root.uuid, state: JSON.parse(JSON.stringify(d.state ?? null)), points};
+  });
+}
+"""
+
+
+def strokes(xr) -> list[dict]:
+    """Every tagged stroke: {'uuid', 'state', 'points': world-space vertices}."""
+    return xr.evaluate(_VERTICES_JS, STROKE)
+
+
+def _gap(p, points) -> float:
+    return min(math.dist(p, q) for q in points)
+
+
+@dataclass
+class Drawing:
+    """Where the index fingertip went during one pinch.
+
+    `path`: while the pinch was held and the hand moved (the stroke must cover it); `allowed`:
+    also while the fingers were closing and opening again (a stroke may include those bits).
+    """
+
+    path: list
+    allowed: list
+
+
+def assert_follows_path(stroke: dict, drawing: Drawing, *, covers: float = 0.02, stray: float = 0.03) -> None:
+    """The stroke's vertices run along the fingertip's path: every sample of `drawing.path` has a
+    vertex within `covers` metres, and no vertex is farther than `stray` from `drawing.allowed`."""
+    points = stroke["points"]
+    assert points, f"expected a drawn stroke; observed a stroke with no geometry (state {stroke['state']})"
+    missed = max(drawing.path, key=lambda p: _gap(p, points))
+    assert _gap(missed, points) <= covers, (
+        f"expected the stroke to pass through every position of the index fingertip (within {covers} m); "
+        f"observed nothing drawn within {_gap(missed, points):.3f} m of the fingertip at "
+        f"({missed[0]:.3f}, {missed[1]:.3f}, {missed[2]:.3f})"
+    )
+    # Every vertex near the path (sampled every few vertices: tubes have many).
+    worst = max(points[:: max(1, len(points) // 400)], key=lambda q: _gap(q, drawing.allowed))
+    assert _gap(worst, drawing.allowed) <= stray, (
+        f"expected the stroke drawn only along the index fingertip's path (within {stray} m); observed a point "
+        f"at ({worst[0]:.3f}, {worst[1]:.3f}, {worst[2]:.3f}), {_gap(worst, drawing.allowed):.3f} m from it"
+    )
+
+
+def _settle(xr, hand, trail: list) -> None:
+    """Step while the fingers close or open, recording the fingertip after every frame."""
+    for _ in range(POSE_SETTLE_FRAMES):
+        xr.step(1)
+        trail.append(hand.fingertip)
+
+
+def draw(xr, role: str, moves: list) -> Drawing:
+    """Pinch with `role`'s hand, wait for the fingers to close, move the index fingertip by each
+    delta in turn, release and wait for the fingers to open."""
+    hand = xr.hand(role)
+    allowed = [hand.fingertip]
+    hand.start_select(frames=0)
+    _settle(xr, hand, allowed)
+    path = [hand.fingertip]
+    for delta in moves:
+        goal = tuple(a + b for a, b in zip(path[-1], delta, strict=True))
+        path += hand.move_hand(goal, anchor="fingertip", speed=0.3)["anchor"]
+    allowed += path
+    hand.end_select(frames=0)
+    _settle(xr, hand, allowed)
+    return Drawing(path, allowed)
+
+
+def side(xr, role: str) -> float:
+    """+1 for the right hand, -1 for the left: outwards, away from the body's midline."""
+    return 1.0 if xr.handedness(role) == "right" else -1.0
+
+
+def visible_strokes(xr) -> list[dict]:
+    """The strokes that have visible geometry."""
+    return [s for s in strokes(xr) if s["points"]]
+
+
+def test_a_fist_with_either_hand_erases_every_stroke(xr):
+    xr.step(1)
+    s = side(xr, "dominant")
+    draw(xr, "dominant", [(-s * 0.12, 0.0, 0.0)])
+    xr.hand("dominant").move_by((0.0, -0.1, 0.0))
+    draw(xr, "dominant", [(0.0, 0.0, -0.05), (-s * 0.1, 0.08, 0.0)])
+    draw(xr, "non_dominant", [(0.0, 0.1, 0.0)])
+    assert_count(xr, STROKE, 3)
+    xr.gesture("non_dominant", "fist")
+    assert_count(xr, STROKE, 0)  # all of them, removed or hidden
+    assert not visible_strokes(xr), "expected no stroke geometry left visible after the fist"
+    again = draw(xr, "dominant", [(s * 0.1, 0.0, 0.0)])  # drawing works again
+    assert_count(xr, STROKE, 1)
+    assert_follows_path(visible_strokes(xr)[0], again)
+    xr.gesture("dominant", "fist")
+    assert_count(xr, STROKE, 0)
+    assert_no_errors(xr)
+
+
+def test_releasing_the_pinch_ends_the_stroke(xr):
+    xr.step(1)
+    s = side(xr, "dominant")
+    hand = xr.hand("dominant")
+    drawing = draw(xr, "dominant", [(-s * 0.12, 0.05, 0.0)])
+    assert_count(xr, STROKE, 1)
+    [stroke] = visible_strokes(xr)
+    assert_follows_path(stroke, drawing)
+    drawn = len(stroke["points"])
+    hand.move_by((s * 0.05, -0.15, 0.05))
+    hand.move_by((-s * 0.1, 0.0, -0.05))
+    assert_count(xr, STROKE, 1)
+    [after] = visible_strokes(xr)
+    assert len(after["points"]) == drawn, (
+        f"expected the stroke to end when the pinch was released; it grew from {drawn} to "
+        f"{len(after['points'])} vertices while the hand moved without pinching"
+    )
+    assert_follows_path(after, drawing)
+    assert_no_errors(xr)
