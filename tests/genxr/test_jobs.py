@@ -87,9 +87,10 @@ def test_sandbox_hides_tasks_and_confines_writes_and_network(tmp_path):
     assert (ws / "out.txt").read_text() == "ok\n"
     box.run(f"touch {tmp_path}/escape.txt", timeout_s=30)  # lands in the sandbox's private /tmp
     assert not (tmp_path / "escape.txt").exists()
-    repo_file = Path(__file__).resolve().parents[2] / "escape-test.txt"
-    r = box.run(f"touch {repo_file}", timeout_s=30)
-    assert r.returncode != 0 and "Read-only file system" in r.output and not repo_file.exists()
+    # Outside /tmp (private inside) the host is read-only; a checkout may itself live under /tmp.
+    host_file = Path("/usr/xrbench-escape-test.txt")
+    r = box.run(f"touch {host_file}", timeout_s=30)
+    assert r.returncode != 0 and "Read-only file system" in r.output and not host_file.exists()
     with serve(FakeServer(default=openai_default)) as server:  # a host server on 127.0.0.1
         probe = f"python3 -c \"import urllib.request as u; u.urlopen('{server.url}/v1/models', timeout=3)\""
         assert box.run(probe, timeout_s=30).returncode != 0  # no network, not even the host's loopback
