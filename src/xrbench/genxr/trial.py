@@ -132,6 +132,8 @@ def run_trial(spec: TrialSpec) -> dict[str, Any]:
     prepare_workspace(task, ws)
     sandbox = Sandbox(ws, hidden=[Path(p) for p in spec.hidden], network=spec.network, env_pass=spec.env_pass)
     sandbox.extra_env = _resources()
+    # Bound explicitly: a checkout under /tmp would otherwise vanish behind the sandbox's private /tmp.
+    sandbox.readable = [Path(p) for p in sandbox.extra_env.values()]
     ctx = TrialContext(
         task=task,
         instruction=task.instruction,
