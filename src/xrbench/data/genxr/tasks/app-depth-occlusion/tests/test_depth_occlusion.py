@@ -58,10 +58,14 @@ def settle_on(xr, target: str, tol: float):
 def test_depth_sensing_and_occlusion_are_on_and_the_indicator_is_live(xr):
     xr.step(2)
     assert xr.depth().enabled, "expected XR Blocks' depth sensing to be enabled (options.enableDepth())"
-    occlusion = xr.evaluate("() => !!(xb.core.depth?.options?.occlusion?.enabled || xb.core.options?.depth?.occlusion?.enabled)")
+    occlusion = xr.evaluate(
+        "() => !!(xb.core.depth?.options?.occlusion?.enabled || xb.core.options?.depth?.occlusion?.enabled)"
+    )
     assert occlusion, "expected depth occlusion to be enabled (options.depth.occlusion.enabled = true)"
     depth = step_until(xr, lambda: centre_depth(xr))
-    assert depth is not None, f"expected the indicator to report available depth; observed {xr.find_by_tag(STATUS).state}"
+    assert depth is not None, (
+        f"expected the indicator to report available depth; observed {xr.find_by_tag(STATUS).state}"
+    )
     assert xr.depth().available, "expected the harness to see depth frames"
     assert_color(xr, STATUS, "#00c853", tol=8)
     # Looking at the table: the depth at the centre is the distance to the table centre.

@@ -25,6 +25,11 @@ def labels(xr, name: str | None = None) -> list:
     return [n for n in xr.tagged(LABEL) if n.visible and (name is None or (n.state or {}).get("label") == name)]
 
 
+def names(xr) -> list:
+    """What the visible labels say."""
+    return [(n.state or {}).get("label") for n in labels(xr)]
+
+
 def wait_for(xr, check, frames: int = 90) -> bool:
     """Step up to `frames` frames (in small batches) until `check()` holds."""
     for _ in range(frames // 3):
@@ -37,10 +42,7 @@ def wait_for(xr, check, frames: int = 90) -> bool:
 def assert_label_over(xr, obj) -> None:
     """Exactly one visible label names `obj`, centred over it and 0.1-0.25 m above its top."""
     found = labels(xr, obj.label)
-    assert len(found) == 1, (
-        f"expected one label for the {obj.label!r}; observed {len(found)} "
-        f"(all labels: {[(n.state or {}).get('label') for n in labels(xr)]})"
-    )
+    assert len(found) == 1, f"expected one label for the {obj.label!r}; observed {len(found)} (all labels: {names(xr)})"
     node = obj.node
     (lo, hi), (llo, lhi) = node.bbox, found[0].bbox or (found[0].position, found[0].position)
     cx, cz = (lo[0] + hi[0]) / 2, (lo[2] + hi[2]) / 2
@@ -59,12 +61,12 @@ def test_each_object_on_the_table_gets_one_label_above_it(xr):
     mug = xr.objects.add("mug", on="table", size=(0.08, 0.1, 0.08), offset=(-0.25, 0.0, 0.0))
     book = xr.objects.add("book", on="table", size=(0.2, 0.04, 0.15), offset=(0.25, 0.0, 0.05))
     assert wait_for(xr, lambda: labels(xr, "mug") and labels(xr, "book")), (
-        f"expected labels for the mug and the book within 1.5 s; observed {[(n.state or {}).get('label') for n in labels(xr)]}"
+        f"expected labels for the mug and the book within 1.5 s; observed {names(xr)}"
     )
     xr.step(10)
     assert_label_over(xr, mug)
     assert_label_over(xr, book)
-    assert len(labels(xr)) == 2, f"expected two labels; observed {[(n.state or {}).get('label') for n in labels(xr)]}"
+    assert len(labels(xr)) == 2, f"expected two labels; observed {names(xr)}"
     assert_no_errors(xr, allow=EXPECTED_NOISE)
 
 

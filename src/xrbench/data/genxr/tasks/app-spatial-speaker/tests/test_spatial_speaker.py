@@ -29,7 +29,9 @@ _AUDIO_JS = """
   camera.updateMatrixWorld(true);
   const head = camera.getWorldPosition(new THREE.Vector3());
   const found = new Map();
-  const visit = (root) => root && root.traverse((o) => { if (o.isAudio || o.type === 'PositionalAudio' || o.type === 'Audio') found.set(o.uuid, o); });
+  const visit = (root) => root && root.traverse((o) => {
+    if (o.type === 'PositionalAudio' || o.type === 'Audio') found.set(o.uuid, o);
+  });
   visit(core.scene);
   visit(camera);
   const underTag = (o) => {
@@ -66,10 +68,8 @@ def speaker_audio(xr) -> dict:
     """The positional audio under the speaker (fails if there is none)."""
     found = audios(xr)
     mine = [a for a in found if a["positional"] and a["underSpeaker"]]
-    assert mine, (
-        "expected a THREE.PositionalAudio among the speaker's descendants; observed "
-        + (", ".join(f"{a['type']} ({'under' if a['underSpeaker'] else 'not under'} the speaker)" for a in found) or "no audio at all")
-    )
+    seen = ", ".join(f"{a['type']} ({'under' if a['underSpeaker'] else 'not under'} the speaker)" for a in found)
+    assert mine, f"expected a THREE.PositionalAudio among the speaker's descendants; observed {seen or 'no audio'}"
     return mine[0]
 
 

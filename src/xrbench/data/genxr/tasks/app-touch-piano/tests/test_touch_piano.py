@@ -9,6 +9,8 @@ hand can play.
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from xrbench.xrtest.assertions import assert_no_errors
@@ -50,7 +52,7 @@ def sound_bursts(xr) -> list[int]:
 
 def keys(xr) -> list:
     """The tagged keys from left to right (by x)."""
-    found = sorted(xr.tagged(KEY), key=lambda n: n.position[0] if n.bbox is None else (n.bbox[0][0] + n.bbox[1][0]) / 2)
+    found = sorted(xr.tagged(KEY), key=lambda n: (n.bbox[0][0] + n.bbox[1][0]) / 2 if n.bbox else n.position[0])
     assert len(found) == 5, f"expected 5 objects tagged {KEY!r}; observed {len(found)}"
     return found
 
@@ -91,7 +93,7 @@ def test_the_keys_are_laid_out_in_a_row_from_c4_to_g4(xr):
             f"expected {k.state.get('note')} to be 0.05 x 0.02 x 0.12 m; observed {sx:.3f} x {sy:.3f} x {sz:.3f}"
         )
     centres = [((k.bbox[0][0] + k.bbox[1][0]) / 2) for k in found]
-    gaps = [b - a for a, b in zip(centres, centres[1:], strict=False)]
+    gaps = [b - a for a, b in itertools.pairwise(centres)]
     assert all(abs(g - 0.055) < 0.004 for g in gaps), f"expected keys 0.055 m apart; observed {gaps}"
     mid = found[2].bbox
     centre = tuple((mid[0][i] + mid[1][i]) / 2 for i in range(3))
