@@ -54,11 +54,9 @@ def assert_upright_and_facing_user(xr, pin, max_angle=3.0):
     front = _rotate(pin.quaternion, (0.0, 0.0, 1.0))
     head = xr.head.position
     to_head = (head[0] - pin.position[0], head[2] - pin.position[2])
-    angle = math.degrees(
-        math.acos(
-            max(-1.0, min(1.0, (front[0] * to_head[0] + front[2] * to_head[1]) / (math.hypot(front[0], front[2]) * math.hypot(*to_head) or 1.0)))
-        )
-    )
+    dot = front[0] * to_head[0] + front[2] * to_head[1]
+    norm = math.hypot(front[0], front[2]) * math.hypot(*to_head) or 1.0
+    angle = math.degrees(math.acos(max(-1.0, min(1.0, dot / norm))))
     assert angle <= max_angle, (
         f"expected the pin's front (+Z) to point towards the user along the surface within {max_angle} deg; "
         f"observed {angle:.1f} deg (front {tuple(round(v, 3) for v in front)})"
