@@ -21,7 +21,7 @@ ROW_CENTRE = (0.0, 1.2, -0.45)
 
 pytestmark = pytest.mark.xr_scenes("empty")
 
-# Records every Web Audio source start (oscillators, buffers) and media play, with the frame.
+# Records every Web Audio source start (oscillators, buffers) and audio element play, with the frame.
 _SPY_JS = """
 () => {
   if (window.__audioSpy) return;
@@ -30,7 +30,8 @@ _SPY_JS = """
     if (!proto || typeof proto[name] !== 'function') return;
     const original = proto[name];
     proto[name] = function (...args) {
-      log.push({kind, frame: window.__xrtest.frames});
+      // Video elements (the simulator's camera feed) are not notes.
+      if (!(this instanceof HTMLVideoElement)) log.push({kind, frame: window.__xrtest.frames});
       return original.apply(this, args);
     };
   };
