@@ -16,17 +16,14 @@ run when one is configured and are otherwise listed in skipped.json with the rea
 
 from __future__ import annotations
 
-import hashlib
-import platform
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from xrbench import __version__
 from xrbench.store.atomic import atomic_write_json
+from xrbench.store.provenance import environment_info, tree_sha256
 from xrbench.store.read import read_json
 
 QUICK_TASK_TYPES = ("app", "sdk-repair")  # --quick validates one task of each of these types
@@ -57,31 +54,11 @@ class PartResult:
         return self.status == "ok"
 
 
-def _sha256_tree(root: Path) -> str:
-    h = hashlib.sha256()
-    for p in sorted(q for q in root.rglob("*") if q.is_file() and "__pycache__" not in q.parts):
-        h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
-    return h.hexdigest()
-
-
 def lock_info() -> dict[str, Any]:
     """Versions and bundled-data checksums, so two runs can be compared (`xrbench compare`)."""
     data = Path(__file__).resolve().parent / "data"
-    web: dict[str, str] = {}
-    try:
-        from xrbench.xrtest.webdeps import find_web_deps
-
-        web = dict(find_web_deps().versions)
-    except Exception as e:
-        web = {"error": str(e)}
-    bundled = {name: _sha256_tree(data / name) for name in ("context", "genxr", "guidance") if (data / name).is_dir()}
-    return {
-        "xrbench": __version__,
-        "python": sys.version.split()[0],
-        "platform": platform.platform(),
-        "web_dependencies": web,
-        "bundled_data_sha256": bundled,
-    }
+    bundled = {name: tree_sha256(data / name) for name in ("context", "genxr", "guidance") if (data / name).is_dir()}
+    return {**environment_info(), "bundled_data_sha256": bundled}
 
 
 def _context(opts: RunOptions) -> PartResult:

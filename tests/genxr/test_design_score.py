@@ -188,7 +188,8 @@ def test_non_app_trials_and_trials_without_recordings_are_skipped(tmp_path, vlm)
 
 
 def test_make_video_is_decodable(tmp_path):
-    from xrbench.genxr.frames import decode, ffmpeg_exe
+    from xrbench.genxr.frames import decode
+    from xrbench.xrtest.browser import find_ffmpeg
 
-    frames = decode(make_video(tmp_path / "v.webm", seconds=2.0), tmp_path / "out", ffmpeg_exe())
+    frames = decode(make_video(tmp_path / "v.webm", seconds=2.0), tmp_path / "out", str(find_ffmpeg()))
     assert len(frames) >= 3

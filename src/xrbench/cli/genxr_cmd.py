@@ -136,7 +136,7 @@ def _check_builds(tasks: list[Task]) -> None:
 
 def _check_solutions(tasks: list[Task], pytest_args: list[str] | None) -> None:
     from xrbench.genxr.grading import verify
-    from xrbench.genxr.workspace import materialize_solution, prepare_workspace
+    from xrbench.genxr.validate import candidates, materialize
 
     table = Table(title="Reference solutions", title_justify="left")
     table.add_column("task", no_wrap=True)
@@ -145,15 +145,11 @@ def _check_solutions(tasks: list[Task], pytest_args: list[str] | None) -> None:
         table.add_column(col, overflow="fold")
     problems: list[Problem] = []
     for task in tasks:
-        candidates = [(None, False), *[(s, s.kind == "valid") for s in task.solutions]]
-        for solution, should_pass in candidates:
-            label = "starting workspace" if solution is None else f"{solution.kind}/{solution.name}"
+        for cand in candidates(task):
+            solution, should_pass = cand.solution, cand.should_pass
+            label = "starting workspace" if solution is None else cand.label
             with tempfile.TemporaryDirectory(prefix="genxr-check-") as tmp:
-                ws = Path(tmp) / "workspace"
-                if solution is None:
-                    prepare_workspace(task, ws)
-                else:
-                    materialize_solution(task, solution, ws)
+                ws = materialize(cand, Path(tmp) / "workspace")
                 verdict = verify(task, ws, Path(tmp) / "out", pytest_args=pytest_args)
             failing = [t for t in verdict.tests if not t.ok]
             reason = verdict.infra_error or (

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from xrbench.xrtest.browser import find_ffmpeg
+
 T = TypeVar("T")
 DECODE_FPS = 2.0
 DECODE_TIMEOUT_S = 120
@@ -57,16 +59,6 @@ def find_keyframes(trial_dir: Path) -> list[Path]:
     """Every key-frame screenshot of the trial (`NN-<name>.png`), in folder and frame order."""
     root = trial_dir / "artifacts"
     return sorted(p for p in root.rglob("*.png") if _KEYFRAME.match(p.name)) if root.is_dir() else []
-
-
-def ffmpeg_exe() -> str | None:
-    """imageio-ffmpeg's ffmpeg binary, else one on PATH, else None."""
-    try:
-        import imageio_ffmpeg
-
-        return imageio_ffmpeg.get_ffmpeg_exe()
-    except Exception:  # package or its binary missing on this platform
-        return shutil.which("ffmpeg")
 
 
 def decode(video: Path, out_dir: Path, ffmpeg: str, fps: float | None = DECODE_FPS) -> list[Path]:
@@ -123,7 +115,8 @@ def sample_frames(trial_dir: Path, out_dir: Path, n: int = 8) -> FrameSample:
     out_dir.mkdir(parents=True)
     picked: list[tuple[Path, str]] = []
     videos = spread(find_videos(trial_dir), n)
-    ffmpeg = ffmpeg_exe() if videos else None
+    found = find_ffmpeg() if videos else None  # the one the recordings were made with
+    ffmpeg = str(found) if found else None
     if videos and ffmpeg is None:
         sample.notes.append("no ffmpeg to decode the videos (install imageio-ffmpeg); using key frames")
     with tempfile.TemporaryDirectory(prefix="xrbench-frames-") as tmp:

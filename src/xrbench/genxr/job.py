@@ -15,8 +15,6 @@ uninterrupted run. `summary.json` holds no wall-clock figures, so two runs of th
 from __future__ import annotations
 
 import json
-import platform
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -26,7 +24,6 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from xrbench import __version__
 from xrbench.errors import UserError
 from xrbench.exec import make_executor
 from xrbench.genxr import metrics
@@ -35,6 +32,7 @@ from xrbench.genxr.task import DEFAULT_TASKS_DIR, Task, find_task, load_tasks
 from xrbench.genxr.trial import RESULT_FILE, AgentSpec, TrialSpec, run_trial, trial_name
 from xrbench.genxr.validate import task_fingerprint
 from xrbench.store.atomic import atomic_write_json, atomic_write_text
+from xrbench.store.provenance import environment_info
 from xrbench.store.read import read_json
 
 CONFIG_FILE, LOCK_FILE, SUMMARY_FILE = "config.json", "lock.json", "summary.json"
@@ -75,18 +73,8 @@ def select_tasks(config: JobConfig) -> list[Task]:
 
 def lock_info(tasks: Sequence[Task]) -> dict[str, Any]:
     """Checksums and versions that pin what a job ran on."""
-    web: dict[str, str] = {}
-    try:
-        from xrbench.xrtest.webdeps import find_web_deps
-
-        web = dict(find_web_deps().versions)
-    except Exception as e:  # recorded, not fatal: the verifier reports missing web deps itself
-        web = {"error": str(e)}
     return {
-        "xrbench": __version__,
-        "python": sys.version.split()[0],
-        "platform": platform.platform(),
-        "web_dependencies": web,
+        **environment_info(),
         "tasks": {t.id: {"dir": str(t.dir), "sha256": task_fingerprint(t)} for t in tasks},
     }
 

@@ -18,21 +18,21 @@ finished runs of unchanged tasks (a task's fingerprint is the hash of its files)
 
 from __future__ import annotations
 
-import hashlib
 import tempfile
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from xrbench.exec.local import LocalExecutor
 from xrbench.genxr.grading import default_pytest_args, verify
 from xrbench.genxr.task import Solution, Task
 from xrbench.genxr.workspace import IGNORED_NAMES, materialize_solution, prepare_workspace
 from xrbench.store.atomic import atomic_write_json
+from xrbench.store.provenance import tree_sha256
 from xrbench.store.read import read_json
 
 EMPTY = "empty"
@@ -67,24 +67,23 @@ def candidates(task: Task) -> list[Candidate]:
 
 def task_fingerprint(task: Task) -> str:
     """sha256 over the task's files (paths and contents): a changed task is validated again."""
-    h = hashlib.sha256()
-    for path in sorted(p for p in task.dir.rglob("*") if p.is_file()):
-        rel = path.relative_to(task.dir)
-        if any(part in IGNORED_NAMES for part in rel.parts):
-            continue
-        h.update(rel.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return h.hexdigest()
+    return tree_sha256(task.dir, IGNORED_NAMES)
+
+
+def materialize(cand: Candidate, dest: Path) -> Path:
+    """The candidate's workspace at `dest`: the starting workspace, with its solution applied if any."""
+    if cand.solution is None:
+        prepare_workspace(cand.task, dest)
+    else:
+        materialize_solution(cand.task, cand.solution, dest)
+    return dest
 
 
 def run_candidate(cand: Candidate, pytest_args: Sequence[str] | None = None) -> dict[str, Any]:
     """Materialize the candidate in a temporary workspace, verify it once, return the run record."""
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix=f"genxr-validate-{cand.task.id}-") as tmp:
-        ws = Path(tmp) / "workspace"
-        if cand.solution is None:
-            prepare_workspace(cand.task, ws)
-        else:
-            materialize_solution(cand.task, cand.solution, ws)
+        ws = materialize(cand, Path(tmp) / "workspace")
         verdict = verify(cand.task, ws, Path(tmp) / "out", pytest_args=pytest_args)
     outcome = INFRA if verdict.infra_error else PASS if verdict.passed else FAIL
     return {
@@ -225,10 +224,6 @@ def validate(
     todo.sort(key=lambda item: item[1])
     if on_plan:
         on_plan(len(todo))
-    if jobs <= 1:
-        for item in todo:
-            work(item)
-    else:
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            list(pool.map(work, todo))
+    for _ in LocalExecutor(jobs).map(work, todo):
+        pass
     return write()
