@@ -42,6 +42,13 @@ def test_a_failing_part_does_not_stop_the_others(tmp_path, monkeypatch):
     assert json.loads((tmp_path / "run" / "config.json").read_text())["kind"] == "run"
 
 
+def test_the_context_part_runs_on_bundled_data(tmp_path):
+    part = run_all._context(RunOptions(tmp_path, quick=True))
+    assert (part.name, part.status, part.key) == ("ContextXR", "ok", "context")
+    assert part.headline["initial: relational cost reduction %"] > 0
+    assert "skipped" in part.reason and "no provider configured" in part.reason
+
+
 def make_run(path, reduction=-24.8, xrblocks="0.21.1"):
     (path / "context").mkdir(parents=True)
     (path / "config.json").write_text(json.dumps({"kind": "run", "quick": True}))
@@ -80,6 +87,12 @@ def test_quick_run_end_to_end(tmp_path):
     r = runner.invoke(app, ["run", "--quick", "--out", str(out)])
     assert r.exit_code == 0, r.output
     parts = {p["name"]: p for p in json.loads((out / "parts.json").read_text())}
+    assert {name: p["status"] for name, p in parts.items()} == {
+        "ContextXR": "ok",
+        "GenXR-Bench": "ok",
+        "Guidance": "ok",
+        "GenXR design score": "skipped",
+    }
     assert parts["GenXR-Bench"]["headline"]["verifier accuracy"] == 1.0
     assert parts["GenXR-Bench"]["headline"]["oracle Pass@1"] == 1.0
     assert (out / "report" / "index.html").is_file()

@@ -44,10 +44,10 @@ class PartResult:
 
     name: str
     status: str  # "ok", "skipped" or "failed"
-    key: str = ""  # how skipped.json and the report name it: "context", "genxr.design_score", ...
     headline: dict[str, Any] = field(default_factory=dict)
     reason: str = ""
     seconds: float = 0.0
+    key: str = ""  # how skipped.json and the report name it: "context", "genxr.design_score", ...
 
     @property
     def ok(self) -> bool:

@@ -10,6 +10,7 @@ import typer
 
 from xrbench.cli import context_cmd, genxr_cmd, guidance_cmd, report_cmd, setup_cmd, xr_cmd
 from xrbench.cli.common import App, BaseUrlOpt, ModelOpt, ProviderOpt, ReplayOpt, console
+from xrbench.procs import install_signal_handlers
 
 app = App(help="xrbench: benchmarks for XR development and XR interfaces.")
 app.add_typer(context_cmd.app, name="context")
@@ -87,6 +88,8 @@ def compare(
 
 
 def main() -> None:
+    # Ctrl-C or SIGTERM also ends the test runs and agents started in sessions of their own.
+    install_signal_handlers()
     app()
 
 

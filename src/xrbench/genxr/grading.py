@@ -25,13 +25,11 @@ the only file a Harbor-style runner aggregates) and `details.json` beside it.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
 import shlex
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -46,6 +44,7 @@ from pathlib import Path
 from xrbench.genxr.sdk import SDK_DIR, SdkBuildError, SdkError, SdkToolError, build_sdk
 from xrbench.genxr.task import TESTS_DIR, DeclaredTest, Task, TaskType, TestKind
 from xrbench.genxr.workspace import IGNORED_NAMES, copy_app, copy_tree
+from xrbench.procs import interrupted, kill_group, popen_group
 from xrbench.store.atomic import atomic_write_json, atomic_write_text
 
 
@@ -462,16 +461,6 @@ def _tail(path: Path, lines: int = 40) -> str:
         return ""
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
-    # The tests may have started a browser and a server: kill the whole process group.
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-
-
 def _prepare_candidate(task: Task, workspace: Path, dest: Path, out_dir: Path, extra: dict) -> str | None:
     """Fill `dest` with the candidate under test; returns the SDK build error, if any.
 
@@ -571,19 +560,21 @@ def run_task_tests(
         env = {**os.environ, "PYTHONHASHSEED": "0", "TZ": "UTC", "PYTHONDONTWRITEBYTECODE": "1"}
         t0 = time.perf_counter()
         timed_out = False
-        with open(output, "wb") as out:
-            try:
-                proc = subprocess.Popen(
-                    cmd, cwd=vdir, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True
-                )
-            except OSError as e:
-                return RunReport(infra_error=f"runner_error: could not start pytest: {e}", extra=extra)
-            try:
-                exit_code: int | None = proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                timed_out = True
-                _kill_group(proc)
-                exit_code = None
+        exit_code: int | None = None
+        try:
+            with (
+                open(output, "wb") as out,
+                popen_group(cmd, cwd=vdir, stdout=out, stderr=subprocess.STDOUT, env=env) as proc,
+            ):
+                try:
+                    exit_code = proc.wait(timeout=timeout)
+                except subprocess.TimeoutExpired:
+                    timed_out = True
+                    kill_group(proc)
+        except OSError as e:
+            return RunReport(infra_error=f"runner_error: could not start pytest: {e}", extra=extra)
+        if interrupted():  # killed by Ctrl-C, not by the candidate: nothing to grade
+            raise KeyboardInterrupt
         logged, collected = read_result_log(log)
         base = RunReport(
             results=logged,

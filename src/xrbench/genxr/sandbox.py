@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from xrbench.errors import UserError
+from xrbench.procs import popen_group
 
 ENV_VAR = "XRBENCH_AGENT_SANDBOX"
 REPO_GIT = Path(__file__).resolve().parents[3] / ".git"
@@ -135,27 +136,21 @@ class Sandbox:
         args = ["bash", "-c", argv] if isinstance(argv, str) else list(argv)
         env = None if self._bwrap else {**self.environment(), "HOME": str(self.workspace)}
         t0 = time.perf_counter()
-        proc = subprocess.Popen(
+        timed_out = False
+        with popen_group(
             self.wrap(args),
             cwd=self.workspace,
             env=env,
             stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        timed_out = False
-        try:
-            out, _ = proc.communicate(stdin.encode() if stdin is not None else None, timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            out, _ = proc.communicate()
-        except BaseException:  # Ctrl-C: never leave the agent's processes behind
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-            raise
+        ) as proc:
+            try:
+                out, _ = proc.communicate(stdin.encode() if stdin is not None else None, timeout=timeout_s)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                out, _ = proc.communicate()
         text = _clip(out.decode("utf-8", errors="replace"))
         return ProcessResult(None if timed_out else proc.returncode, text, time.perf_counter() - t0, timed_out)

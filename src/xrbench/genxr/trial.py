@@ -27,6 +27,7 @@ from xrbench.genxr.grading import Verdict, default_pytest_args, verify, write_ve
 from xrbench.genxr.sandbox import Sandbox
 from xrbench.genxr.task import load_task
 from xrbench.genxr.workspace import prepare_workspace
+from xrbench.procs import interrupted
 from xrbench.store.atomic import atomic_write_json, atomic_write_text
 
 RESULT_FILE = "result.json"
@@ -182,5 +183,7 @@ def run_trial(spec: TrialSpec) -> dict[str, Any]:
         "limits": asdict(spec.limits),
         "sandbox": sandbox.describe(),
     }
+    if interrupted():  # the agent or the verifier was killed by Ctrl-C: leave the trial unfinished
+        raise KeyboardInterrupt
     atomic_write_json(trial / RESULT_FILE, result)
     return result

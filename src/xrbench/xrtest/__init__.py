@@ -20,7 +20,7 @@ from xrbench.xrtest.iwer import IWERSession
 from xrbench.xrtest.routing import FailedRequest, RemoteRequest, SessionLog
 from xrbench.xrtest.scenes import Scene, get_scene, list_scenes
 from xrbench.xrtest.server import StaticServer
-from xrbench.xrtest.session import Joint, Pose, SceneNode, XRSession
+from xrbench.xrtest.session import Joint, Pose, SceneNode, UIRect, XRSession
 from xrbench.xrtest.vlm import adaptive_act, assert_vlm, vlm_check
 from xrbench.xrtest.webdeps import WebDeps, find_web_deps
 from xrbench.xrtest.workspace import Workspace, create_workspace
@@ -41,6 +41,7 @@ __all__ = [
     "SessionLog",
     "StaticServer",
     "TagNotFoundError",
+    "UIRect",
     "WebDeps",
     "WebDepsError",
     "Workspace",

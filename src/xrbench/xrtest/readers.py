@@ -323,8 +323,10 @@ def _is_point(value: Any) -> bool:
 
 
 def node_target(node: SceneNode, label: str | None = None) -> Target:
-    """A `Target` for a scene node: its bbox centre (or position) and bbox."""
-    if node.bbox:
+    """A `Target` for a scene node: a UI element's rendered centre, else its bbox centre (or position)."""
+    if node.ui_rect is not None:
+        point = node.ui_rect.center
+    elif node.bbox:
         lo, hi = node.bbox
         point = ((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2)
     else:

@@ -79,6 +79,7 @@ class SessionLog:
     page_errors: list[str] = field(default_factory=list)
     failed_requests: list[FailedRequest] = field(default_factory=list)
     remote_requests: list[RemoteRequest] = field(default_factory=list)
+    in_flight: int = 0  # requests sent and not yet finished or failed
 
     @property
     def console_errors(self) -> list[str]:
@@ -193,7 +194,14 @@ def attach_log(context: BrowserContext, log: SessionLog, *, ignore_url: Callable
         e = err.error
         log.page_errors.append((e.stack or f"{e.name}: {e.message}") if e else "unknown page error")
 
+    def on_request(request: Request) -> None:
+        log.in_flight += 1
+
+    def on_requestfinished(request: Request) -> None:
+        log.in_flight -= 1
+
     def on_requestfailed(request: Request) -> None:
+        log.in_flight -= 1
         if ignore_url and ignore_url(request.url):
             return
         log.failed_requests.append(
@@ -209,5 +217,7 @@ def attach_log(context: BrowserContext, log: SessionLog, *, ignore_url: Callable
 
     context.on("console", on_console)
     context.on("weberror", on_weberror)
+    context.on("request", on_request)
+    context.on("requestfinished", on_requestfinished)
     context.on("requestfailed", on_requestfailed)
     context.on("response", on_response)

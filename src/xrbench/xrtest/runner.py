@@ -19,12 +19,10 @@ wall-clock bound. The outcome is one of:
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -33,6 +31,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from xrbench.procs import interrupted, kill_group, popen_group
 
 PLUGIN = "xrbench.xrtest.pytest_plugin"
 DEFAULT_TIMEOUT_S = 900.0
@@ -150,14 +150,6 @@ def classify(
     return None
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
-    # The tests started a browser (in its own sandbox session) and servers: end the whole group.
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        proc.wait(timeout=10)
-
-
 def _tail(text: str, lines: int = 40) -> str:
     return "\n".join(text.splitlines()[-lines:])
 
@@ -228,24 +220,23 @@ def run_xr_tests(
         output = work / "output.txt"
         t0 = time.monotonic()
         timed_out = False
-        with open(output, "wb") as out:
-            try:
-                proc = subprocess.Popen(
-                    cmd,
-                    cwd=cwd,
-                    stdout=out,
-                    stderr=subprocess.STDOUT,
-                    env={**os.environ, **(env or {})},
-                    start_new_session=True,
-                )
-            except OSError as e:
-                return RunResult(str(app), False, f"runner_error: could not start pytest: {e}", (), None)
-            try:
-                exit_code: int | None = proc.wait(timeout=timeout_s)
-            except subprocess.TimeoutExpired:
-                timed_out = True
-                _kill_group(proc)
-                exit_code = None
+        exit_code: int | None = None
+        try:
+            with (
+                open(output, "wb") as out,
+                popen_group(
+                    cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})}
+                ) as proc,
+            ):
+                try:
+                    exit_code = proc.wait(timeout=timeout_s)
+                except subprocess.TimeoutExpired:
+                    timed_out = True
+                    kill_group(proc)
+        except OSError as e:
+            return RunResult(str(app), False, f"runner_error: could not start pytest: {e}", (), None)
+        if interrupted():
+            raise KeyboardInterrupt
         duration = time.monotonic() - t0
         text = output.read_text(encoding="utf-8", errors="replace")
         data = _read_report(report)

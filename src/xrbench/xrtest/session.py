@@ -25,6 +25,7 @@ import functools
 import json
 import math
 import shutil
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +51,7 @@ JS_DIR = Path(__file__).resolve().parent / "js"
 DEFAULT_DT_MS = 1000.0 / 60.0
 DEFAULT_VIEWPORT = (640, 360)
 HANDS = ("left", "right")
+UI_IMPORT_GRACE_S = 0.25  # how long `settle` waits for the request of a module that UI imports
 
 # The modules each app loaded while starting, in request order, keyed by (app dir, entry). Later
 # sessions of the same app preload them all at once: the import graph is a dozen levels deep, and
@@ -79,12 +81,41 @@ Quat = tuple[float, float, float, float]
 
 
 @dataclass(frozen=True)
+class UIRect:
+    """The laid-out rectangle of an XR Blocks UI element, in the world frame (metres).
+
+    `corners` run bottom-left, bottom-right, top-right, top-left as seen from the front;
+    `normal` points out of the front face.
+    """
+
+    center: Vec3
+    width: float
+    height: float
+    corners: tuple[Vec3, Vec3, Vec3, Vec3]
+    normal: Vec3
+
+    @classmethod
+    def from_js(cls, d: dict | None) -> UIRect | None:
+        if not d:
+            return None
+        return cls(
+            center=tuple(d["center"]),  # type: ignore[arg-type]
+            width=float(d["width"]),
+            height=float(d["height"]),
+            corners=tuple(tuple(c) for c in d["corners"]),  # type: ignore[arg-type]
+            normal=tuple(d["normal"]),  # type: ignore[arg-type]
+        )
+
+
+@dataclass(frozen=True)
 class SceneNode:
     """One object of the scene graph, in the world frame.
 
     `tag` and `state` come from `object.userData.xrblocksDevtools = {tag, state}`. `visible` is the
     effective visibility (the object and all its ancestors); `own_visible` is the object's flag.
-    `bbox` is the world-space box of the object's subtree, or None when it has no geometry.
+    `bbox` is the world-space box of the object's subtree (geometry within its draw range, and
+    laid-out UI rectangles), or None when it has neither. `ui_rect` is the rendered rectangle of
+    an XR Blocks UI element (UICard, UIButton, ...) once laid out, else None.
     `uuid` and `parents` differ between sessions and are left out of comparisons.
     """
 
@@ -106,6 +137,7 @@ class SceneNode:
     uuid: str = field(compare=False)
     parents: tuple[str, ...] = field(compare=False)
     root: str = field(default="scene", compare=False)  # 'scene' (the app's) or 'simulator' (the room)
+    ui_rect: UIRect | None = None
 
     @classmethod
     def from_js(cls, d: dict) -> SceneNode:
@@ -129,6 +161,7 @@ class SceneNode:
             uuid=d["uuid"],
             parents=tuple(d["parents"]),
             root=d.get("root") or "scene",
+            ui_rect=UIRect.from_js(d.get("uiRect")),
         )
 
     @property
@@ -377,6 +410,54 @@ class XRSession(PageSession):
     def wait(self, ms: float) -> int:
         """Let `ms` virtual milliseconds pass (frames of `dt_ms`, at least one); returns the frame counter."""
         return self.advance(ms, self.dt_ms)
+
+    def settle(self, *, max_frames: int = 300, timeout_s: float = 30.0) -> int:
+        """Step frames until the app has finished starting up; returns the frames stepped (>= 1).
+
+        Started up means: no Script still initialising (XR Blocks finds Scripts added to the scene
+        on a frame and initialises them asynchronously), no fetch or request in flight, and every
+        visible UI element laid out (it has a `ui_rect`). Between frames the harness waits for
+        that pending work in wall-clock time while virtual time stands still, so the app sees the
+        same frames on a fast or a slow machine. Raises `XRTestError` naming what is still pending
+        after `max_frames` frames or `timeout_s` seconds.
+        """
+        deadline = time.monotonic() + timeout_s
+        frames = 0
+        while True:
+            self.step(1)
+            frames += 1
+            status = self._quiesce(deadline)
+            if status["ui"] and self.log.in_flight <= 0:
+                # UI waiting for a module it imports (fonts are ES modules): an import() is not a
+                # fetch the page can count, and the browser reports its request a moment later.
+                grace = min(deadline, time.monotonic() + UI_IMPORT_GRACE_S)
+                while self.log.in_flight <= 0 and time.monotonic() < grace:
+                    self.page.wait_for_timeout(10)
+                if self.log.in_flight > 0:
+                    status = self._quiesce(deadline)
+            pending = [
+                f"{status['scripts']} Script(s) initialising" if status["scripts"] else "",
+                f"{status['fetching']} fetch(es) running" if status["fetching"] else "",
+                f"{self.log.in_flight} request(s) in flight" if self.log.in_flight > 0 else "",
+                f"UI not laid out: {', '.join(status['ui'][:5])}" if status["ui"] else "",
+            ]
+            if not any(pending):
+                return frames
+            if frames >= max_frames or time.monotonic() >= deadline:
+                raise XRTestError(
+                    f"the app did not settle within {frames} frame(s) and {timeout_s:g} s: "
+                    + "; ".join(p for p in pending if p)
+                )
+
+    def _quiesce(self, deadline: float) -> dict[str, Any]:
+        # Wait until no Script is initialising and nothing is being fetched (or the deadline).
+        while True:
+            remaining_ms = max(0.0, (deadline - time.monotonic()) * 1000)
+            status = self.page.evaluate(load_js("settle"), {"timeoutMs": remaining_ms})
+            busy = status["scripts"] or status["fetching"] or self.log.in_flight > 0
+            if not busy or time.monotonic() >= deadline:
+                return status
+            self.page.wait_for_timeout(10)  # also delivers the browser's request events
 
     @property
     def frame(self) -> int:

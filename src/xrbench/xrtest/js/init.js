@@ -27,6 +27,23 @@
       state.resourceErrors.push({tag: (t.tagName || '').toLowerCase(), url: t.src || t.href || ''});
     }
   }, true);
+  // Fetches still running (counted here, synchronously, so `settle` cannot miss one that the
+  // browser has not reported yet).
+  state.fetching = 0;
+  const fetch = window.fetch;
+  window.fetch = function (...args) {
+    state.fetching++;
+    let settled = false;
+    const done = () => { if (!settled) { settled = true; state.fetching--; } };
+    try {
+      const pending = fetch.apply(this, args);
+      pending.then(done, done);
+      return pending;
+    } catch (e) {
+      done();
+      throw e;
+    }
+  };
   window.addEventListener('unhandledrejection', (event) => {
     state.errors.push({kind: 'unhandledrejection', message: describe(event.reason), source: '', line: 0});
   });

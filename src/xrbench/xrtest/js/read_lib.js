@@ -196,14 +196,87 @@
     try { return value === undefined ? null : JSON.parse(JSON.stringify(value)); } catch { return null; }
   };
 
-  /** One node in the snapshot format (see snapshot.js), plus `root`. */
-  function node(object, root, chain) {
+  /**
+   * The world box of `object`'s own geometry (empty without geometry). three's Box3.expandByObject trusts a
+   * geometry's cached boundingBox, which an app that fills a preallocated buffer and grows its
+   * drawRange (a stroke, a trail) never recomputes; such geometry is measured from the vertices
+   * in its draw range instead.
+   */
+  function ownBox(object, out) {
+    const T = THREE();
+    out.makeEmpty();
+    const geometry = object.geometry;
+    if (!geometry || !geometry.isBufferGeometry) return out;
+    const position = geometry.getAttribute('position');
+    const range = geometry.drawRange;
+    if (position && range && Number.isFinite(range.count) && !object.isInstancedMesh) {
+      const v = new T.Vector3();
+      const index = geometry.index;
+      const total = index ? index.count : position.count;
+      const end = Math.min(total, range.start + range.count);
+      for (let i = Math.max(0, range.start); i < end; i++) {
+        v.fromBufferAttribute(position, index ? index.getX(i) : i).applyMatrix4(object.matrixWorld);
+        out.expandByPoint(v);
+      }
+      return out;
+    }
+    let cached;
+    if (object.boundingBox !== undefined) {  // InstancedMesh, SkinnedMesh: an object-level box
+      if (object.boundingBox === null) object.computeBoundingBox();
+      cached = object.boundingBox;
+    } else {
+      if (geometry.boundingBox === null) geometry.computeBoundingBox();
+      cached = geometry.boundingBox;
+    }
+    return out.copy(cached).applyMatrix4(object.matrixWorld);
+  }
+
+  /**
+   * The rendered rectangle of an XR Blocks UI element (UICard, UIButton, UIText, ...), or null
+   * before layout. UI elements carry no geometry: their layout lives in the renderer's
+   * presentation object, which `getWorldPosition` consults. A probe target captures that
+   * object's world matrix, whose x/y scale is the laid-out size (uikit panels span -0.5..0.5).
+   */
+  function uiRect(object) {
+    if (!object.isUI || typeof object.getWorldPosition !== 'function') return null;
+    let matrix = null;
+    object.getWorldPosition({setFromMatrixPosition(m) { matrix = m; return this; }});
+    if (!matrix || matrix === object.matrixWorld) return null;
+    const T = THREE();
+    const corner = (x, y) => new T.Vector3(x, y, 0).applyMatrix4(matrix);
+    const c = corner(0, 0), right = corner(0.5, 0).sub(c), up = corner(0, 0.5).sub(c);
+    const width = 2 * right.length(), height = 2 * up.length();
+    if (!(width > 1e-6 && height > 1e-6)) return null;
+    return {
+      center: c.toArray(), width, height,
+      corners: [corner(-0.5, -0.5), corner(0.5, -0.5), corner(0.5, 0.5), corner(-0.5, 0.5)].map((p) => p.toArray()),
+      normal: right.clone().cross(up).normalize().toArray(),
+    };
+  }
+
+  /** World box of `object` and its subtree: geometry (see ownBox) and laid-out UI rectangles. */
+  function worldBox(object) {
+    const T = THREE();
+    const box = new T.Box3().makeEmpty(), part = new T.Box3();
+    object.traverse((o) => {
+      box.union(ownBox(o, part));
+      const rect = o.isUI ? uiRect(o) : null;
+      if (rect) for (const p of rect.corners) box.expandByPoint(new T.Vector3(...p));
+    });
+    return box;
+  }
+
+  /**
+   * One node in the snapshot format (see snapshot.js), plus `root`. `chain` lists the ancestors
+   * from the top; `fresh` says world matrices are already up to date (a whole-scene snapshot
+   * updates them once), otherwise this node's are updated from its ancestors.
+   */
+  function node(object, root, chain, fresh = false) {
     const T = THREE();
     const position = new T.Vector3(), quaternion = new T.Quaternion(), scale = new T.Vector3();
-    object.updateWorldMatrix(true, false);
+    if (!fresh) object.updateWorldMatrix(true, true);
     object.matrixWorld.decompose(position, quaternion, scale);
-    const box = new T.Box3().makeEmpty();
-    box.expandByObject(object, false);
+    const box = worldBox(object);
     const devtools = (object.userData && object.userData.xrblocksDevtools) || null;
     const material = Array.isArray(object.material) ? object.material[0] : object.material;
     let visible = true;
@@ -215,6 +288,7 @@
       state: devtools ? plain(devtools.state) : null,
       position: position.toArray(), quaternion: quaternion.toArray(), scale: scale.toArray(),
       bbox: box.isEmpty() ? null : [box.min.toArray(), box.max.toArray()],
+      uiRect: uiRect(object),
       visible, ownVisible: object.visible,
       color: material && material.color && material.color.isColor ? '#' + material.color.getHexString() : null,
       emissive: material && material.emissive && material.emissive.isColor
@@ -307,5 +381,5 @@
                                           node: node(r.object, 'simulator', [])}));
   }
 
-  state.read = {install, events, tagged, world, hand, objects};
+  state.read = {install, events, tagged, world, hand, objects, node, uiRect};
 })();

@@ -1,0 +1,74 @@
+"""An interrupted run ends the process groups it started (they live in sessions of their own)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from xrbench import procs
+
+CHILD = textwrap.dedent(
+    """
+    import sys, threading, time
+    from xrbench import procs
+
+    procs.install_signal_handlers()
+    pid_file = sys.argv[1]
+
+    def worker():
+        # A worker thread blocked on a child in its own session, as validate's and a job's are.
+        with procs.popen_group(["sleep", "600"]) as proc:
+            open(pid_file, "w").write(str(proc.pid))
+            proc.wait()
+
+    t = threading.Thread(target=worker, daemon=True)
+    t.start()
+    try:
+        while True:
+            time.sleep(0.05)
+    except KeyboardInterrupt:
+        print("interrupted", procs.interrupted(), flush=True)
+        sys.exit(130)
+    """
+)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie is not running; it only waits to be reaped by its (already gone) parent.
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().split(") ", 1)[1][0] != "Z"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_kills_every_registered_group(tmp_path, signum):
+    pid_file = tmp_path / "pid"
+    parent = subprocess.Popen([sys.executable, "-c", CHILD, str(pid_file)], stdout=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while not (pid_file.is_file() and pid_file.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    child = int(pid_file.read_text())
+    assert _alive(child)
+    parent.send_signal(signum)
+    out, _ = parent.communicate(timeout=30)
+    assert parent.returncode == 130 and "interrupted True" in out
+    deadline = time.monotonic() + 10
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(child), "the child's process group outlived the interrupted run"
+
+
+def test_leaving_the_block_by_an_exception_kills_the_group():
+    with pytest.raises(RuntimeError), procs.popen_group(["sleep", "600"]) as proc:
+        raise RuntimeError("boom")
+    assert proc.poll() is not None
+    assert not procs._live
