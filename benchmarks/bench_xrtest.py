@@ -141,8 +141,13 @@ def main() -> int:
         # One warm-up session so disk caches and the driver are in a steady state.
         with XRSession(args.app, browser=handle.browser, scene=scene):
             pass
-        session_s, open_s, close_s, second_s, step_ms = [], [], [], [], []
+        session_s, open_s, close_s, second_s, step_ms, own_env_s = [], [], [], [], [], []
         for _ in range(n):
+            if scene is not None:
+                # Interleaved with the scene's sessions (same machine state): the app's own environment.
+                t0 = time.perf_counter()
+                XRSession(args.app, browser=handle.browser).open().close()
+                own_env_s.append(time.perf_counter() - t0)
             t0 = time.perf_counter()
             s = XRSession(args.app, browser=handle.browser, scene=scene).open()
             t1 = time.perf_counter()
@@ -175,6 +180,7 @@ def main() -> int:
         "session_overhead_s": med(session_s),
         "session_open_s": med(open_s),
         "session_close_s": med(close_s),
+        "session_overhead_own_environment_s": med(own_env_s) if own_env_s else None,
         "simulate_one_second_wall_s": med(second_s),
         "step_ms": med(step_ms),
         "peak_memory_mb": round(peak / 2**20, 1),
@@ -187,6 +193,8 @@ def main() -> int:
         f"  per-session overhead (reuse)  {results['session_overhead_s']:.2f} s "
         f"(open {results['session_open_s']:.2f} s, close {results['session_close_s']:.2f} s)"
     )
+    if own_env_s:
+        print(f"  per-session overhead, the app's own environment (interleaved)  {med(own_env_s):.2f} s")
     print(
         f"  simulate 1 s (60 x 16.67 ms)  {results['simulate_one_second_wall_s']:.2f} s "
         f"({results['step_ms']:.1f} ms per step)"

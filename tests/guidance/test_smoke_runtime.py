@@ -86,6 +86,23 @@ def test_runtime_tests_pass_the_reference_and_fail_the_template(tmp_path: Path):
     assert bad["runtime_pass"] == 0.0 and bad["passed"] == 0
 
 
+def test_runtime_tests_that_do_not_import_leave_the_app_unjudged(tmp_path: Path):
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_broken.py").write_text("import no_such_module\n\ndef test_x(xr):\n    pass\n")
+    res = run_runtime_tests(tests, TEMPLATES_DIR / "basic")
+    assert res["runtime_pass"] is None
+    assert res["runtime_error"].startswith("collection failed: ") and "test_broken.py" in res["runtime_error"]
+
+
+def test_runtime_tests_without_an_xr_test_leave_the_app_unjudged(tmp_path: Path):
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_plain.py").write_text("def test_x():\n    assert True\n")
+    res = run_runtime_tests(tests, TEMPLATES_DIR / "basic")
+    assert res["runtime_pass"] is None and res["runtime_error"].startswith("no_tests_ran: no XR test ran")
+
+
 @pytest.mark.xr
 @pytest.mark.slow
 def test_check_smoke_tests_every_template_and_reference():

@@ -347,4 +347,11 @@ def test_on_a_webxr_runtime_a_pinch_on_the_button_toggles_the_lamp(xr):
     assert_state(xr, "lamp", toggles=1)
     assert_color(xr, "lamp-button", ON)
     assert_visible(xr, cursor(xr))
+    # Readers (three.js world) and actors (the app's WebXR reference space) share one frame: a
+    # fingertip sent into the tagged button lands on it and touches it.
+    hand = xr.hand("dominant")
+    with assert_changes(xr, "lamp", "state.on", from_=True, to=False):
+        hand.reach_to("lamp-button")
+    tip = xr.hand_joints(xr.handedness("dominant"))["index-finger-tip"].position
+    assert_distance(xr, tip, "lamp-button", at_most=0.05)
     assert_no_errors(xr)
