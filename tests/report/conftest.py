@@ -4,7 +4,6 @@ ContextXR output, and (for the browser tests) one headless Chromium."""
 from __future__ import annotations
 
 import shutil
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -204,19 +203,8 @@ def run_dir(tmp_path, context_output, job_template) -> Path:
 
 @pytest.fixture(scope="session")
 def report_browser() -> Iterator:
-    """Headless Chromium that may open file:// pages.
+    """Headless Chromium that may open file:// pages (see `xrbench.report.check.report_browser`)."""
+    from xrbench.report.check import report_browser as open_report_browser
 
-    As root the harness normally confines Chromium in bubblewrap, where the host's files (and so
-    the report) do not exist; the report is our own static HTML, not an untrusted app, so it is
-    opened without that outer sandbox.
-    """
-    from xrbench.xrtest.browser import launch_browser, running_as_root
-    from xrbench.xrtest.sandbox import SandboxWarning
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", SandboxWarning)
-        handle = launch_browser(isolation="off" if running_as_root() else None)
-    try:
-        yield handle.browser
-    finally:
-        handle.close()
+    with open_report_browser() as browser:
+        yield browser

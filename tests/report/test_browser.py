@@ -43,3 +43,18 @@ def test_the_check_catches_what_it_should(tmp_path, report_browser):
     assert "left file://: https://example.invalid/x.png" in problems
     assert "missing.png" in problems and "nothing.webm" in problems
     assert any("missing.png" in p for p in broken_links([page]))
+
+
+def test_report_cli_saves_a_screenshot_of_the_overview(run_dir, tmp_path):
+    import struct
+
+    from typer.testing import CliRunner
+
+    from xrbench.cli.main import app
+
+    png = tmp_path / "overview.png"
+    r = CliRunner().invoke(app, ["report", str(run_dir), "--screenshot", str(png)])
+    assert r.exit_code == 0, r.output
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert struct.unpack(">II", data[16:24]) == (1200, 900)

@@ -17,6 +17,9 @@ def report(
         Path | None,
         typer.Option("--out", help="Report folder for a job (default <job>/report; a run's is <run>/report)"),
     ] = None,
+    screenshot: Annotated[
+        Path | None, typer.Option("--screenshot", help="Also save a PNG of the overview page (headless Chromium)")
+    ] = None,
 ) -> None:
     """Write the static HTML report (open index.html from disk) and a Markdown summary."""
     from xrbench.report.genxr_job import is_job_dir, render_genxr_job
@@ -38,3 +41,7 @@ def report(
     console.print(f"report: {index}", markup=False, highlight=False)
     console.print(f"summary: {index.parent / 'summary.md'}", markup=False, highlight=False)
     console.print(f"open: {index.resolve().as_uri()}", markup=False, highlight=False)
+    if screenshot is not None:
+        from xrbench.report.check import screenshot as take_screenshot
+
+        console.print(f"screenshot: {take_screenshot(index, screenshot)}", markup=False, highlight=False)

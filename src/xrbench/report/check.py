@@ -3,13 +3,15 @@
 that leaves file://.
 
 `broken_links` and `external_references` read the HTML only; `browser_problems` opens each page
-in headless Chromium (a Playwright `Browser`, e.g. `xrbench.xrtest.browser.launch_browser().browser`).
+in headless Chromium (a Playwright `Browser`, e.g. from `report_browser()`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Iterable
+import warnings
+from collections.abc import Iterable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -143,3 +145,39 @@ def browser_problems(browser: Any, page_files: Iterable[Path]) -> list[str]:
         return [problem for path in page_files for problem in _page_problems(context, path)]
     finally:
         context.close()
+
+
+@contextlib.contextmanager
+def report_browser() -> Iterator[Any]:
+    """Headless Chromium (a Playwright `Browser`) that may open file:// pages.
+
+    As root the harness confines Chromium in bubblewrap, where the host's files (and so the report)
+    do not exist; a report is the toolkit's own static HTML, not an untrusted app, so it is opened
+    without that outer sandbox (every non-file request is still blocked by the callers).
+    """
+    from xrbench.xrtest.browser import launch_browser, running_as_root
+    from xrbench.xrtest.sandbox import SandboxWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SandboxWarning)
+        handle = launch_browser(isolation="off" if running_as_root() else None)
+    try:
+        yield handle.browser
+    finally:
+        handle.close()
+
+
+def screenshot(page_file: Path, out: Path, *, width: int = 1200, height: int = 900) -> Path:
+    """Save a PNG of `page_file` as a reader first sees it (the top `width` x `height` pixels),
+    opened from disk with the network blocked, as `browser_problems` opens it."""
+    with report_browser() as browser:
+        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
+        try:
+            context.route(re.compile(r"^(?!file:)"), lambda route: route.abort())
+            page = context.new_page()
+            page.goto(page_file.resolve().as_uri(), wait_until="load")
+            out.parent.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(out))
+        finally:
+            context.close()
+    return out
