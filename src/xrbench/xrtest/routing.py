@@ -38,6 +38,7 @@ CDN_PREFIXES: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 ABORT_REASON = "blockedbyclient"
+STREAMING_RESOURCES = frozenset({"media", "websocket", "eventsource"})
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,12 @@ class SessionLog:
     page_errors: list[str] = field(default_factory=list)
     failed_requests: list[FailedRequest] = field(default_factory=list)
     remote_requests: list[RemoteRequest] = field(default_factory=list)
-    in_flight: int = 0  # requests sent and not yet finished or failed
+    pending_requests: set[Request] = field(default_factory=set, repr=False)
+
+    @property
+    def in_flight(self) -> int:
+        """Requests sent and not yet finished or failed (streams such as media are not counted)."""
+        return len(self.pending_requests)
 
     @property
     def console_errors(self) -> list[str]:
@@ -195,13 +201,15 @@ def attach_log(context: BrowserContext, log: SessionLog, *, ignore_url: Callable
         log.page_errors.append((e.stack or f"{e.name}: {e.message}") if e else "unknown page error")
 
     def on_request(request: Request) -> None:
-        log.in_flight += 1
+        # A video or an event stream may stay open for the whole session: not pending work.
+        if request.resource_type not in STREAMING_RESOURCES:
+            log.pending_requests.add(request)
 
     def on_requestfinished(request: Request) -> None:
-        log.in_flight -= 1
+        log.pending_requests.discard(request)
 
     def on_requestfailed(request: Request) -> None:
-        log.in_flight -= 1
+        log.pending_requests.discard(request)
         if ignore_url and ignore_url(request.url):
             return
         log.failed_requests.append(
