@@ -16,6 +16,7 @@ run when one is configured and are otherwise listed in skipped.json with the rea
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +28,9 @@ from xrbench.store.provenance import environment_info, tree_sha256
 from xrbench.store.read import read_json
 
 QUICK_TASK_TYPES = ("app", "sdk-repair")  # --quick validates one task of each of these types
+# Candidates and trials verified at once. A run spends much of its time starting processes and
+# waiting on them, so two at a time beat one even on two cores (whole-suite validation: see README).
+PARALLEL_RUNS = max(2, (os.cpu_count() or 2) // 2)
 
 
 @dataclass
@@ -101,6 +105,7 @@ def _genxr(opts: RunOptions, progress: Callable[[str, int], Callable[[int], None
         tasks,
         out / "validate.json",
         repeats=1,
+        jobs=PARALLEL_RUNS,
         on_plan=lambda n: advance.append(progress(f"GenXR validate ({len(tasks)} tasks)", n)),
         on_run=lambda *_: advance[-1](1),
     )
@@ -114,7 +119,8 @@ def _genxr(opts: RunOptions, progress: Callable[[str, int], Callable[[int], None
     agents = ["oracle"] if opts.quick else ["oracle", "nop"]
     for agent in agents:
         # The oracle's trials keep every XR test's video: the report shows them, the design score rates them.
-        summary = _agent_job(JobConfig(agent=agent, only=only, record=agent == "oracle"), out / "jobs", progress)
+        cfg = JobConfig(agent=agent, only=only, record=agent == "oracle", workers=PARALLEL_RUNS)
+        summary = _agent_job(cfg, out / "jobs", progress)
         headline[f"{agent} Pass@1"] = summary["pass_at_1"]
     return PartResult("GenXR-Bench", "ok", headline, key="genxr")
 
