@@ -38,9 +38,18 @@ def test_not_root_keeps_chromiums_own_sandbox():
 
 def test_off_as_root_is_loud(monkeypatch):
     monkeypatch.setattr(sandbox, "_warned", set())
+    monkeypatch.setenv("XRBENCH_XR_SANDBOX", "off")
     with pytest.warns(SandboxWarning, match="UNSANDBOXED BROWSER"):
-        plan = plan_sandbox(CHROMIUM, mode="off", root=True)
+        plan = plan_sandbox(CHROMIUM, root=True)
     assert (plan.kind, plan.chromium_sandbox) == ("none", False)
+
+
+def test_off_asked_for_by_the_caller_for_trusted_pages_is_quiet(monkeypatch, recwarn, capsys):
+    monkeypatch.setattr(sandbox, "_warned", set())
+    plan = plan_sandbox(CHROMIUM, mode="off", root=True)  # e.g. the report check opening file:// pages
+    assert (plan.kind, plan.chromium_sandbox) == ("none", False)
+    assert not [w for w in recwarn if issubclass(w.category, SandboxWarning)]
+    assert "UNSANDBOXED" not in capsys.readouterr().err
 
 
 def test_missing_bwrap_falls_back_loudly_or_fails_when_required(monkeypatch, capsys):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import warnings
 from collections.abc import Iterable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -156,11 +155,8 @@ def report_browser() -> Iterator[Any]:
     without that outer sandbox (every non-file request is still blocked by the callers).
     """
     from xrbench.xrtest.browser import launch_browser, running_as_root
-    from xrbench.xrtest.sandbox import SandboxWarning
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", SandboxWarning)
-        handle = launch_browser(isolation="off" if running_as_root() else None)
+    handle = launch_browser(isolation="off" if running_as_root() else None)
     try:
         yield handle.browser
     finally:

@@ -269,12 +269,17 @@ def plan_sandbox(chromium: Path, *, mode: str | None = None, root: bool | None =
     """Decide how to confine `chromium` (see the module docstring); may write the wrapper script.
 
     Raises `BrowserLaunchError` when mode `bwrap` is asked for and bubblewrap cannot work.
-    Warns (`SandboxWarning`, also printed to stderr) when `auto` must fall back to no sandbox.
+    Warns (`SandboxWarning`, also printed to stderr) when `auto` must fall back to no sandbox, or
+    when `$XRBENCH_XR_SANDBOX=off` turns it off as root; a caller's own `mode="off"` (for pages it
+    trusts) does not warn.
     """
+    from_caller = mode is not None
     mode = mode or sandbox_mode()
     root = running_as_root() if root is None else root
     if mode == "off":
         if root:
+            if from_caller:  # the caller opens its own trusted pages (a report), not an app
+                return SandboxPlan("none", chromium, chromium, False, "off for trusted pages; --no-sandbox as root")
             reason = f"disabled by ${ENV_VAR}=off; running as root, so Chromium runs with --no-sandbox"
             _warn(reason)
             return SandboxPlan("none", chromium, chromium, False, reason)
