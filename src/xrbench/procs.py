@@ -67,6 +67,24 @@ def popen_group(cmd: Any, **kwargs: Any) -> Iterator[subprocess.Popen]:
             _live.discard(proc)
 
 
+def wait_group(cmd: Any, *, timeout_s: float, **kwargs: Any) -> int | None:
+    """Run `cmd` in a registered group of its own (see `popen_group`) and wait at most `timeout_s`.
+
+    Returns its exit status, or None when it was killed at the limit. Raises OSError when it
+    cannot start, and KeyboardInterrupt when the run was interrupted meanwhile (the child's
+    status then says nothing about the child).
+    """
+    with popen_group(cmd, **kwargs) as proc:
+        try:
+            code: int | None = proc.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            kill_group(proc)
+            code = None
+    if interrupted():
+        raise KeyboardInterrupt
+    return code
+
+
 def install_signal_handlers() -> None:
     """On SIGINT or SIGTERM: mark interrupted, kill registered groups, raise KeyboardInterrupt."""
     if threading.current_thread() is not threading.main_thread():

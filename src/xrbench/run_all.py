@@ -16,13 +16,13 @@ run when one is configured and are otherwise listed in skipped.json with the rea
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from xrbench.exec.local import default_workers
 from xrbench.store.atomic import atomic_write_json
 from xrbench.store.provenance import environment_info, tree_sha256
 from xrbench.store.read import read_json
@@ -31,7 +31,7 @@ QUICK_TASK_TYPES = ("app", "sdk-repair")  # --quick validates one task of each o
 # Candidates and trials verified at once. A run spends part of its time starting processes and
 # waiting on them, so two at a time beat one even on two cores (15 candidates: 78.6 s vs 90.3 s,
 # alternating runs on the 2-core machine; README).
-PARALLEL_RUNS = max(2, (os.cpu_count() or 2) // 2)
+PARALLEL_RUNS = max(2, default_workers())
 
 
 @dataclass

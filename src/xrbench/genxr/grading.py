@@ -44,7 +44,7 @@ from pathlib import Path
 from xrbench.genxr.sdk import SDK_DIR, SdkBuildError, SdkError, SdkToolError, build_sdk
 from xrbench.genxr.task import TESTS_DIR, DeclaredTest, Task, TaskType, TestKind
 from xrbench.genxr.workspace import IGNORED_NAMES, copy_app, copy_tree
-from xrbench.procs import interrupted, kill_group, popen_group
+from xrbench.procs import wait_group
 from xrbench.store.atomic import atomic_write_json, atomic_write_text
 
 
@@ -559,22 +559,12 @@ def run_task_tests(
         # Pinned hash seed and time zone: the same candidate must grade the same on every machine.
         env = {**os.environ, "PYTHONHASHSEED": "0", "TZ": "UTC", "PYTHONDONTWRITEBYTECODE": "1"}
         t0 = time.perf_counter()
-        timed_out = False
-        exit_code: int | None = None
         try:
-            with (
-                open(output, "wb") as out,
-                popen_group(cmd, cwd=vdir, stdout=out, stderr=subprocess.STDOUT, env=env) as proc,
-            ):
-                try:
-                    exit_code = proc.wait(timeout=timeout)
-                except subprocess.TimeoutExpired:
-                    timed_out = True
-                    kill_group(proc)
+            with open(output, "wb") as out:
+                exit_code = wait_group(cmd, timeout_s=timeout, cwd=vdir, stdout=out, stderr=subprocess.STDOUT, env=env)
         except OSError as e:
             return RunReport(infra_error=f"runner_error: could not start pytest: {e}", extra=extra)
-        if interrupted():  # killed by Ctrl-C, not by the candidate: nothing to grade
-            raise KeyboardInterrupt
+        timed_out = exit_code is None
         logged, collected = read_result_log(log)
         base = RunReport(
             results=logged,

@@ -23,10 +23,8 @@ the run's config records it).
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
-import signal
 import subprocess
 import time
 from collections.abc import Mapping, Sequence
@@ -34,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from xrbench.errors import UserError
-from xrbench.procs import popen_group
+from xrbench.procs import kill_group, popen_group
 
 ENV_VAR = "XRBENCH_AGENT_SANDBOX"
 REPO_GIT = Path(__file__).resolve().parents[3] / ".git"
@@ -149,8 +147,7 @@ class Sandbox:
                 out, _ = proc.communicate(stdin.encode() if stdin is not None else None, timeout=timeout_s)
             except subprocess.TimeoutExpired:
                 timed_out = True
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(proc.pid, signal.SIGKILL)
+                kill_group(proc)
                 out, _ = proc.communicate()
         text = _clip(out.decode("utf-8", errors="replace"))
         return ProcessResult(None if timed_out else proc.returncode, text, time.perf_counter() - t0, timed_out)

@@ -134,12 +134,17 @@ def _page_problems(context: Any, path: Path) -> list[str]:
     ]
 
 
+def _offline_context(browser: Any, **options: Any) -> Any:
+    # A report must work offline: anything that tries the network is recorded and stopped here.
+    context = browser.new_context(**options)
+    context.route(re.compile(r"^(?!file:)"), lambda route: route.abort())
+    return context
+
+
 def browser_problems(browser: Any, page_files: Iterable[Path]) -> list[str]:
     """Open each page from disk in `browser`; return 'page: problem' for each console error, page
     error, failed request, request outside file://, image that did not decode or video that did not load."""
-    context = browser.new_context()
-    # A report must work offline: anything that tries the network is recorded and stopped here.
-    context.route(re.compile(r"^(?!file:)"), lambda route: route.abort())
+    context = _offline_context(browser)
     try:
         return [problem for path in page_files for problem in _page_problems(context, path)]
     finally:
@@ -167,9 +172,8 @@ def screenshot(page_file: Path, out: Path, *, width: int = 1200, height: int = 9
     """Save a PNG of `page_file` as a reader first sees it (the top `width` x `height` pixels),
     opened from disk with the network blocked, as `browser_problems` opens it."""
     with report_browser() as browser:
-        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
+        context = _offline_context(browser, viewport={"width": width, "height": height}, device_scale_factor=1)
         try:
-            context.route(re.compile(r"^(?!file:)"), lambda route: route.abort())
             page = context.new_page()
             page.goto(page_file.resolve().as_uri(), wait_until="load")
             out.parent.mkdir(parents=True, exist_ok=True)

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from xrbench.procs import interrupted, kill_group, popen_group
+from xrbench.procs import wait_group
 
 PLUGIN = "xrbench.xrtest.pytest_plugin"
 DEFAULT_TIMEOUT_S = 900.0
@@ -219,24 +219,19 @@ def run_xr_tests(
         cmd += list(pytest_args)
         output = work / "output.txt"
         t0 = time.monotonic()
-        timed_out = False
-        exit_code: int | None = None
         try:
-            with (
-                open(output, "wb") as out,
-                popen_group(
-                    cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})}
-                ) as proc,
-            ):
-                try:
-                    exit_code = proc.wait(timeout=timeout_s)
-                except subprocess.TimeoutExpired:
-                    timed_out = True
-                    kill_group(proc)
+            with open(output, "wb") as out:
+                exit_code = wait_group(
+                    cmd,
+                    timeout_s=timeout_s,
+                    cwd=cwd,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    env={**os.environ, **(env or {})},
+                )
         except OSError as e:
             return RunResult(str(app), False, f"runner_error: could not start pytest: {e}", (), None)
-        if interrupted():
-            raise KeyboardInterrupt
+        timed_out = exit_code is None
         duration = time.monotonic() - t0
         text = output.read_text(encoding="utf-8", errors="replace")
         data = _read_report(report)

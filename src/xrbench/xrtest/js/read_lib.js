@@ -254,14 +254,17 @@
     };
   }
 
-  /** World box of `object` and its subtree: geometry (see ownBox) and laid-out UI rectangles. */
-  function worldBox(object) {
+  /**
+   * World box of `object` and its subtree: geometry (see ownBox) and laid-out UI rectangles.
+   * `rect` is `object`'s own, when the caller has it already.
+   */
+  function worldBox(object, rect = uiRect(object)) {
     const T = THREE();
     const box = new T.Box3().makeEmpty(), part = new T.Box3();
     object.traverse((o) => {
       box.union(ownBox(o, part));
-      const rect = o.isUI ? uiRect(o) : null;
-      if (rect) for (const p of rect.corners) box.expandByPoint(new T.Vector3(...p));
+      const r = o === object ? rect : uiRect(o);
+      if (r) for (const p of r.corners) box.expandByPoint(new T.Vector3(...p));
     });
     return box;
   }
@@ -276,7 +279,8 @@
     const position = new T.Vector3(), quaternion = new T.Quaternion(), scale = new T.Vector3();
     if (!fresh) object.updateWorldMatrix(true, true);
     object.matrixWorld.decompose(position, quaternion, scale);
-    const box = worldBox(object);
+    const rect = uiRect(object);
+    const box = worldBox(object, rect);
     const devtools = (object.userData && object.userData.xrblocksDevtools) || null;
     const material = Array.isArray(object.material) ? object.material[0] : object.material;
     let visible = true;
@@ -288,7 +292,7 @@
       state: devtools ? plain(devtools.state) : null,
       position: position.toArray(), quaternion: quaternion.toArray(), scale: scale.toArray(),
       bbox: box.isEmpty() ? null : [box.min.toArray(), box.max.toArray()],
-      uiRect: uiRect(object),
+      uiRect: rect,
       visible, ownVisible: object.visible,
       color: material && material.color && material.color.isColor ? '#' + material.color.getHexString() : null,
       emissive: material && material.emissive && material.emissive.isColor
