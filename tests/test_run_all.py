@@ -82,9 +82,10 @@ def test_flatten():
 
 
 @pytest.mark.slow  # the whole quick run: ContextXR, GenXR validation and an oracle job, guidance check
-def test_quick_run_end_to_end(tmp_path):
+def test_quick_run_end_to_end(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a relative run folder, as `make run` gives
     out = tmp_path / "run"
-    r = runner.invoke(app, ["run", "--quick", "--out", str(out)])
+    r = runner.invoke(app, ["run", "--quick", "--out", "run"])
     assert r.exit_code == 0, r.output
     parts = {p["name"]: p for p in json.loads((out / "parts.json").read_text())}
     assert {name: p["status"] for name, p in parts.items()} == {
@@ -96,3 +97,5 @@ def test_quick_run_end_to_end(tmp_path):
     assert parts["GenXR-Bench"]["headline"]["verifier accuracy"] == 1.0
     assert parts["GenXR-Bench"]["headline"]["oracle Pass@1"] == 1.0
     assert (out / "report" / "index.html").is_file()
+    videos = list((out / "genxr" / "jobs").glob("*-oracle/*/artifacts/*/*.webm"))
+    assert videos, "the oracle job kept no video"

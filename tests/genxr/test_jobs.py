@@ -164,6 +164,25 @@ def test_resume_runs_only_unfinished_trials_and_matches(suite, tmp_path):
     assert len(load_results(job)) == 4
 
 
+def test_recordings_land_in_the_trial_folder_of_a_relative_job_folder(tmp_path, monkeypatch):
+    # `xrbench run` names its folder relative to the working directory, while the verifier's pytest
+    # runs in a temporary copy of the task: a relative artifacts path once put every video there.
+    tests = {
+        "test_app.py": (
+            "from pathlib import Path\n\n\n"
+            "def test_keeps_a_recording(request):\n"
+            "    folder = Path(request.config.getoption('--xr-artifacts')).resolve()\n"
+            "    folder.mkdir(parents=True, exist_ok=True)\n"
+            "    (folder / 'video.webm').write_text('frames')\n"
+        )
+    }
+    make_app_task(tmp_path / "suite", tests=tests)
+    monkeypatch.chdir(tmp_path)
+    job, summary = run_job(config(Path("suite"), "oracle", record=True), Path("runs"))
+    assert summary["pass_at_1"] == 1.0
+    assert (tmp_path / job / "red-button__oracle__1" / "artifacts" / "video.webm").read_text() == "frames"
+
+
 def test_regrade_reruns_only_the_verifier(suite, tmp_path):
     job, _ = run_job(config(suite, "oracle", only=["red-button"]), tmp_path / "runs")
     report = regrade_job(job, repeats=2)
