@@ -181,10 +181,11 @@ def make_repair_task(tmp_path, *, with_setup: bool = False):
     return load_task(d)
 
 
-def test_prepare_sdk_workspace_with_setup_script(tmp_path):
+def test_prepare_sdk_workspace_with_setup_script(tmp_path, monkeypatch):
     task = make_repair_task(tmp_path, with_setup=True)
+    monkeypatch.chdir(tmp_path)  # a relative workspace: the script runs with the workspace as cwd
+    assert prepare_workspace(task, "ws") is None
     ws = tmp_path / "ws"
-    assert prepare_workspace(task, ws) is None
     assert (ws / "index.html").is_file() and (ws / "main.js").is_file()  # the template app at the root
     assert BUG[1] in (ws / "sdk" / "src" / "constants.ts").read_text()
     assert (ws / "setup-ran.txt").read_text() == str(task.dir)

@@ -163,6 +163,8 @@ def run_setup_script(
     script: Path, workspace: Path, task_dir: Path, *, timeout_sec: float = SETUP_TIMEOUT_SEC
 ) -> subprocess.CompletedProcess[str]:
     """Run an SDK task's `setup.py` as `python setup.py <workspace>/sdk/src` with cwd = workspace."""
+    # Absolute paths: relative ones would be read against the script's cwd, the workspace.
+    script, workspace, task_dir = script.resolve(), workspace.resolve(), task_dir.resolve()
     sdk_src = workspace / SDK_SRC
     env = {
         **os.environ,
