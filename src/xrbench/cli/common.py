@@ -51,6 +51,9 @@ class App(typer.Typer):
         return decorate
 
 
+MILESTONE_GAP_S = 10.0
+
+
 @contextmanager
 def progress_bars() -> Iterator[Callable[[str, int], Callable[[int], None]]]:
     """Yields `start(label, total) -> advance(n)`; one rich bar per long loop."""
@@ -63,11 +66,29 @@ def progress_bars() -> Iterator[Callable[[str, int], Callable[[int], None]]]:
         console=err_console,
         transient=False,
     )
+    # Off a terminal (a log file, CI) rich draws the bars only once, at the end: a 50-minute loop
+    # would be silent. There, a plain line marks each tenth of a slow loop (one that has taken
+    # MILESTONE_GAP_S since its last line; fast loops stay quiet and show in the final bars).
+    milestones = not err_console.is_terminal
     with progress:
 
         def start(label: str, total: int) -> Callable[[int], None]:
             task = progress.add_task(label, total=total)
-            return lambda n=1: progress.advance(task, n)
+            done, shown, last = 0, 0, 0.0
+
+            def advance(n: int = 1) -> None:
+                nonlocal done, shown, last
+                progress.advance(task, n)
+                done += n
+                step = done * 10 // total if total > 0 else 10
+                elapsed = progress.tasks[task].elapsed or 0.0
+                if milestones and step > shown and elapsed - last >= MILESTONE_GAP_S:
+                    shown, last = step, elapsed
+                    progress.console.print(
+                        f"{label.strip()}: {done}/{total} ({elapsed:.0f} s)", markup=False, highlight=False
+                    )
+
+            return advance
 
         yield start
 
