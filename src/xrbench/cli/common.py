@@ -74,14 +74,14 @@ def progress_bars() -> Iterator[Callable[[str, int], Callable[[int], None]]]:
 
         def start(label: str, total: int) -> Callable[[int], None]:
             task = progress.add_task(label, total=total)
-            done, shown, last = 0, 0, 0.0
+            shown, last = 0, 0.0
 
             def advance(n: int = 1) -> None:
-                nonlocal done, shown, last
+                nonlocal shown, last
                 progress.advance(task, n)
-                done += n
+                state = progress.tasks[task]
+                done, elapsed = int(state.completed), state.elapsed or 0.0
                 step = done * 10 // total if total > 0 else 10
-                elapsed = progress.tasks[task].elapsed or 0.0
                 if milestones and step > shown and elapsed - last >= MILESTONE_GAP_S:
                     shown, last = step, elapsed
                     progress.console.print(

@@ -81,13 +81,16 @@ def lock_info(tasks: Sequence[Task]) -> dict[str, Any]:
 
 def trial_specs(config: JobConfig, job_dir: Path, tasks: Sequence[Task]) -> list[TrialSpec]:
     """One spec per task x attempt, attempt-major (every task gets attempt 1 before any gets 2)."""
+    # Absolute paths: a trial's processes run elsewhere (the verifier in a temporary copy of the
+    # task, a Ray worker in its own folder), where a relative path would lose what they write.
+    job_dir = job_dir.resolve()
     limits = AgentLimits(**config.limits)
-    hidden = sorted({str(Path(config.tasks_dir).resolve()), str(DEFAULT_TASKS_DIR), str(job_dir.resolve())})
+    hidden = sorted({str(Path(config.tasks_dir).resolve()), str(DEFAULT_TASKS_DIR), str(job_dir)})
     hidden += [str(t.dir.resolve()) for t in tasks]
     agent = config.agent_spec
     return [
         TrialSpec(
-            task_dir=str(t.dir),
+            task_dir=str(t.dir.resolve()),
             agent=agent,
             attempt=a,
             trial_dir=str(job_dir / trial_name(t.id, agent, a)),

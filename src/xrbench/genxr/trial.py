@@ -90,8 +90,7 @@ def _resources() -> dict[str, str]:
 
 
 def _verify(spec: TrialSpec, task: Any, workspace: Path, out: Path) -> tuple[Verdict, int]:
-    # Absolute: pytest runs in a temporary copy of the task, where a relative path would vanish.
-    args = [*default_pytest_args(), "--xr-artifacts", str(Path(spec.trial_dir).resolve() / "artifacts")]
+    args = [*default_pytest_args(), "--xr-artifacts", str(Path(spec.trial_dir) / "artifacts")]
     if spec.record:
         args.append("--xr-record")
     tries = 0
