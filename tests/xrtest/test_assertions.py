@@ -72,7 +72,7 @@ def node(
 
 
 class FakeSession:
-    """Answers `evaluate` for the readers (tagged nodes, events, world) from plain data."""
+    """Answers the readers' harness calls (tagged nodes, events, world) from plain data."""
 
     def __init__(self, nodes=(), events=(), planes=(), locations=None, dominant_hand="right"):
         self.nodes = list(nodes)
@@ -86,7 +86,7 @@ class FakeSession:
         self.steps = 0
         self.on_step = None
 
-    def evaluate(self, expression: str, arg: Any = None) -> Any:
+    def call(self, expression: str, arg: Any = None) -> Any:
         if "read.tagged" in expression:
             tag = (arg or {}).get("tag")
             return [n for n in self.nodes if tag is None or n["tag"] == tag]
@@ -99,7 +99,7 @@ class FakeSession:
                 "depth": {"enabled": False, "available": False, "width": None, "height": None},
                 "locations": {k: {"position": v} for k, v in self.location_map.items()},
             }
-        raise AssertionError(f"unexpected evaluate: {expression}")
+        raise AssertionError(f"unexpected harness call: {expression}")
 
     # The reading methods of XRSession, on the same readers.
     def find(self, target: Any) -> Any:

@@ -268,16 +268,14 @@ def test_cleanup_on_close_and_on_keyboard_interrupt(xr_browser):
 
 
 def test_cleanup_when_interrupted_while_opening(xr_browser, monkeypatch):
-    import xrbench.xrtest.session as session_mod
+    original = XRSession.call
 
-    original = session_mod.load_js
-
-    def interrupted(name):
+    def interrupted(self, name, args=None):
         if name == "wait_ready":
             raise KeyboardInterrupt
-        return original(name)
+        return original(self, name, args)
 
-    monkeypatch.setattr(session_mod, "load_js", interrupted)
+    monkeypatch.setattr(XRSession, "call", interrupted)
     s = XRSession("examples/tap_to_light", browser=xr_browser)
     with pytest.raises(KeyboardInterrupt):
         s.open()

@@ -52,7 +52,8 @@ def test_a_ray_click_by_tag_aims_at_the_drawn_button(ui, hand):
 
 def test_settle_names_what_never_finished(open_session, test_apps):
     session = open_session(test_apps / "ui_card", scene="empty")
-    session.page.evaluate("() => { window.__xrtest.fetching += 1; }")  # a fetch that never ends
+    session.context.route("**/never-answered", lambda route: None)  # a fetch that never ends
+    session.page.evaluate("() => { fetch('/never-answered'); }")
     with pytest.raises(XRTestError, match=r"did not settle within 1 frame\(s\) and 2 s: 1 fetch\(es\) running"):
         session.settle(timeout_s=2)
 

@@ -79,6 +79,8 @@ INFRA_PATTERNS: tuple[tuple[re.Pattern[str], InfraClass], ...] = (
     (re.compile(r"\bBrowserLaunchError\b|Failed to launch|BrowserType\.launch"), InfraClass.BROWSER_LAUNCH_FAILED),
     (re.compile(r"\bAppInitError\b"), InfraClass.APP_INIT_FAILED),
 )
+# The harness caught the page changing what it observes with (xrbench.xrtest.errors.TamperingError).
+TAMPERING_PATTERN = re.compile(r"\bTamperingError\b|tampering detected")
 
 _WORST = [Outcome.MISSING, Outcome.ERROR, Outcome.FAILED, Outcome.XFAILED, Outcome.SKIPPED, Outcome.PASSED]
 
@@ -147,6 +149,15 @@ class Verdict:
         """1 for a pass, else 0 (infra errors included)."""
         return 1 if self.passed else 0
 
+    @property
+    def failure_category(self) -> str | None:
+        """Why the candidate did not pass: `tampering`, `infrastructure` or `tests_failed` (None: passed)."""
+        if self.passed:
+            return None
+        if any(_tampered(t) for t in self.tests):
+            return "tampering"
+        return "infrastructure" if self.infra_error else "tests_failed"
+
     def to_json(self) -> dict:
         """The FIXED `genxr verify` JSON: task, passed, infra_error, tests[{id, outcome, message}]."""
         return {
@@ -169,6 +180,7 @@ class Verdict:
         return {
             **self.to_json(),
             "reward": self.reward,
+            "failure_category": self.failure_category,
             "task_type": self.task_type.value,
             "infra_class": self.infra_class.value if self.infra_class else None,
             "counts": by_outcome,
@@ -206,6 +218,10 @@ def _merge(results: Iterable[TestResult]) -> dict[str, TestResult]:
         if old is None or _WORST.index(r.outcome) < _WORST.index(old.outcome):
             merged[r.id] = r
     return merged
+
+
+def _tampered(test: TestVerdict) -> bool:
+    return test.outcome in (Outcome.FAILED, Outcome.ERROR) and bool(TAMPERING_PATTERN.search(test.message))
 
 
 def _infra_from_messages(tests: Iterable[TestVerdict]) -> tuple[InfraClass, str] | None:
@@ -271,7 +287,9 @@ def grade(task_id: str, task_type: TaskType, declared: Sequence[DeclaredTest], r
             if not any(d.file == file for d in declared):
                 tests.append(TestVerdict(file, Outcome.ERROR, f"test file did not collect: {message}", None, True))
 
-    infra = _infra(run, tests, list(results.values()))
+    # Tampering is the candidate's doing: it fails the candidate and is never retried as an
+    # infrastructure error, whatever else the run reported.
+    infra = None if any(_tampered(t) for t in tests) else _infra(run, tests, list(results.values()))
     infra_class, infra_error = infra if infra else (None, None)
     passed = infra is None and bool(tests) and all(t.ok for t in tests)
     return Verdict(task_id, task_type, passed, infra_error, infra_class, tuple(tests), run)
@@ -454,6 +472,18 @@ def default_pytest_args() -> list[str]:
     return ["-p", HARNESS_PLUGIN, "--xr-app", "{workspace}", "--xr-scenes", "{scenes}"] if available else []
 
 
+def _one_line(error: BaseException, limit: int = 300) -> str:
+    """An exception as one short line (shutil.Error lists every file that failed)."""
+    if isinstance(error, shutil.Error) and error.args and isinstance(error.args[0], list) and error.args[0]:
+        src, _, why = error.args[0][0]
+        more = len(error.args[0]) - 1
+        text = f"{src}: {why}" + (f" (and {more} more)" if more else "")
+    else:
+        text = str(error) or type(error).__name__
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _tail(path: Path, lines: int = 40) -> str:
     try:
         return "\n".join(path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:])
@@ -519,14 +549,20 @@ def run_task_tests(
     try:
         candidate = vdir / "workspace"
         candidate.mkdir()
-        shutil.copytree(task.tests_dir, vdir / TESTS_DIR, ignore=shutil.ignore_patterns(*IGNORED_NAMES))
+        try:
+            # Links are followed (a test may link a helper of the task); one that loops or dangles
+            # makes the copy fail, which is the task's problem, never the candidate's.
+            shutil.copytree(task.tests_dir, vdir / TESTS_DIR, ignore=shutil.ignore_patterns(*IGNORED_NAMES))
+        except (OSError, RecursionError) as e:
+            return RunReport(infra_error=f"setup_failed: cannot copy the task's tests: {_one_line(e)}", extra=extra)
         (vdir / "pytest.ini").write_text(PYTEST_INI, encoding="utf-8")
         try:
             build_error = _prepare_candidate(task, workspace, candidate, out_dir, extra)
         except SdkToolError as e:
             return RunReport(infra_error=f"sdk_toolchain_unavailable: {e}", extra=extra)
-        except (OSError, SdkError) as e:
-            return RunReport(infra_error=f"setup_failed: {e}", extra=extra)
+        except (OSError, SdkError, RecursionError) as e:
+            return RunReport(infra_error=f"setup_failed: {_one_line(e)}", extra=extra)
+        extra["flags"] = harness_references(candidate)
         if build_error is not None:
             return RunReport(build_error=build_error, extra=extra)
 
@@ -588,6 +624,37 @@ def run_task_tests(
     finally:
         if not keep_workdir:
             shutil.rmtree(vdir, ignore_errors=True)
+
+
+# Names of the harness's in-page internals: an app has no business mentioning them.
+HARNESS_NAMES = re.compile(r"__xrtest|__XRTEST_|xrtestConfig")
+_SOURCE_SUFFIXES = (".js", ".mjs", ".cjs", ".ts", ".html", ".htm", ".json")
+
+
+def harness_references(root: Path, limit: int = 20) -> list[dict]:
+    """Lines of the candidate's sources that name the harness's internals (flagged in details.json).
+
+    A flag is not a verdict: the runtime checks decide (see xrbench.xrtest's kernel.js); it tells a
+    reader where a candidate went looking for the grader.
+    """
+    found: list[dict] = []
+    for path in sorted(root.rglob("*")):
+        if len(found) >= limit:
+            break
+        if path.suffix not in _SOURCE_SUFFIXES or path.is_symlink() or not path.is_file():
+            continue
+        if any(part in IGNORED_NAMES or part == "node_modules" for part in path.relative_to(root).parts):
+            continue
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for number, line in enumerate(text.splitlines(), 1):
+            if HARNESS_NAMES.search(line):
+                found.append({"file": str(path.relative_to(root)), "line": number, "text": line.strip()[:200]})
+                if len(found) >= limit:
+                    break
+    return found
 
 
 def verify(task: Task, workspace: str | Path, out_dir: str | Path, **kwargs) -> Verdict:

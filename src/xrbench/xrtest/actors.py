@@ -140,10 +140,7 @@ class _Actor:
 
     def _act(self, op: str, args: dict[str, Any]) -> Any:
         args = {**args, "dt": self._dt}
-        return self.session.evaluate(
-            "async ([op, a]) => await window.__xrtest.act[op](a)",
-            [op, args],
-        )
+        return self.session.call(f"act.{op}", args)
 
     def _per_frame(self, speed: float) -> float:
         if speed <= 0:

@@ -44,3 +44,11 @@ class TagNotFoundError(XRTestError, LookupError):
 
 class SessionClosedError(XRTestError):
     """The session was used after it was closed."""
+
+
+class TamperingError(XRTestError):
+    """The page changed what the harness relies on to observe it (see `js/kernel.js`).
+
+    A candidate app that does this fails with the failure category `tampering`; it is never an
+    infrastructure error (which would be retried) and never a pass.
+    """

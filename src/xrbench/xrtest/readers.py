@@ -200,7 +200,7 @@ class Target:
 
 def read_events(session: XRSession, since: int = 0) -> list[XREvent]:
     """Every event recorded since the session opened (`since`: skip that many first entries)."""
-    return [XREvent.from_js(d) for d in session.evaluate("(a) => window.__xrtest.read.events(a)", {"since": since})]
+    return [XREvent.from_js(d) for d in session.call("read.events", {"since": since})]
 
 
 def canonical_event_type(event_type: str) -> str:
@@ -244,7 +244,7 @@ def filter_events(
 
 def read_tagged(session: XRSession, tag: str | None = None) -> list[SceneNode]:
     """Tagged nodes of the app's scene, then of the simulated room (`node.root` says which)."""
-    nodes = session.evaluate("(a) => window.__xrtest.read.tagged(a)", {"tag": tag})
+    nodes = session.call("read.tagged", {"tag": tag})
     return [SceneNode.from_js(n) for n in nodes]
 
 
@@ -260,7 +260,7 @@ class WorldInfo:
 
 def read_world(session: XRSession) -> WorldInfo:
     """Detected planes (empty unless the app enabled plane detection), depth, scene locations."""
-    d = session.evaluate("() => window.__xrtest.read.world()")
+    d = session.call("read.world")
     planes = [
         Plane(
             label=p.get("label"),
@@ -283,7 +283,7 @@ def read_world(session: XRSession) -> WorldInfo:
 
 def read_hand(session: XRSession, handedness: str) -> HandState:
     """The simulator's state of the 'left' or 'right' hand."""
-    d = session.evaluate("(i) => window.__xrtest.read.hand(i)", 0 if handedness == "left" else 1)
+    d = session.call("read.hand", 0 if handedness == "left" else 1)
 
     def opt(v: Any) -> Any:
         return _vec(v) if v else None

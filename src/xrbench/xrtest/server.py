@@ -6,7 +6,9 @@ The app under test is untrusted, so the server is deliberately narrow:
   `..` (raw or percent-encoded), no backslashes or NUL bytes, and no symlink that resolves
   outside its root;
 - it sends explicit MIME types (`text/javascript` for modules, `application/wasm`, glTF types)
-  because module scripts and `WebAssembly.instantiateStreaming` refuse wrong ones.
+  because module scripts and `WebAssembly.instantiateStreaming` refuse wrong ones;
+- paths named `once` (the harness page module, which carries the session's token) are served a
+  single time: a later request is a 404, so the page cannot read the token the harness uses.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import posixpath
 import shutil
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -159,6 +161,14 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     def _serve(self, with_body: bool) -> None:
+        path = urlsplit(self.path).path
+        if path in self.server.once:
+            with self.server.log_lock:
+                served = path in self.server.served_once
+                self.server.served_once.add(path)
+            if served:
+                self._refuse(HTTPStatus.NOT_FOUND, "served once")
+                return
         try:
             file = resolve_request_path(self.path, self.server.workspace, self.server.node_modules)
         except Refused as e:
@@ -201,9 +211,11 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = False
 
-    def __init__(self, workspace: Path, node_modules: Path | None):
+    def __init__(self, workspace: Path, node_modules: Path | None, once: frozenset[str]):
         self.workspace = workspace
         self.node_modules = node_modules
+        self.once = once
+        self.served_once: set[str] = set()
         self.log: list[ServedRequest] = []
         self.log_lock = threading.Lock()
         super().__init__(("127.0.0.1", 0), _Handler)
@@ -220,11 +232,13 @@ class StaticServer:
     """Serves `workspace` at `/` and `node_modules` at `/node_modules/` on 127.0.0.1.
 
     Use as a context manager, or call `start()` and `stop()`. `base_url` is `http://127.0.0.1:<port>`.
+    `once`: request paths answered a single time (see the module docstring).
     """
 
-    def __init__(self, workspace: str | Path, node_modules: str | Path | None = None):
+    def __init__(self, workspace: str | Path, node_modules: str | Path | None = None, *, once: Iterable[str] = ()):
         self.workspace = Path(workspace).resolve()
         self.node_modules = Path(node_modules).resolve() if node_modules else None
+        self.once = frozenset(once)
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -252,7 +266,7 @@ class StaticServer:
         """Bind a free port and serve in a daemon thread."""
         if self._server is not None:
             return self
-        self._server = _Server(self.workspace, self.node_modules)
+        self._server = _Server(self.workspace, self.node_modules, self.once)
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, name="xrtest-http", daemon=True
         )

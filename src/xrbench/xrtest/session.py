@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import secrets
 import shutil
 import time
 from collections.abc import Sequence
@@ -36,7 +37,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import Error as PlaywrightError
 
 from xrbench.xrtest.browser import shared_browser
-from xrbench.xrtest.errors import AppInitError, SessionClosedError, TagNotFoundError, XRTestError
+from xrbench.xrtest.errors import AppInitError, SessionClosedError, TagNotFoundError, TamperingError, XRTestError
 from xrbench.xrtest.pagesession import PageSession
 from xrbench.xrtest.routing import Router, SessionLog, attach_log
 from xrbench.xrtest.scenes import Scene, get_scene
@@ -74,6 +75,27 @@ def _loaded_modules(server: StaticServer) -> tuple[str, ...]:
 def load_js(name: str) -> str:
     """The source of `js/<name>.js` (a function expression for `page.evaluate`, or a script)."""
     return (JS_DIR / f"{name}.js").read_text(encoding="utf-8")
+
+
+# Harness operations defined by a function-expression file each (js/<name>.js).
+_OPERATIONS = ("step", "snapshot", "status", "wait_ready", "settle", "camera_pose", "hand_joints", "webgl")
+TAMPERING_MARK = "XRTEST_TAMPERING: "
+
+
+@functools.cache
+def _harness_body() -> str:
+    parts = [load_js("kernel"), load_js("read_lib"), load_js("actor_lib")]
+    parts += [f"H.ops.{name} = (\n{load_js(name)}\n);" for name in _OPERATIONS]
+    return "\n".join(parts)
+
+
+def harness_script(config: dict[str, Any], token: str) -> str:
+    """The one init script of a session: the kernel with readers, actors and operations (js/)."""
+    return (
+        "(() => {\n'use strict';\n"
+        f"const CONFIG = {json.dumps(config)};\nconst TOKEN = {json.dumps(token)};\n"
+        f"{_harness_body()}\n}})();\n"
+    )
 
 
 Vec3 = tuple[float, float, float]
@@ -284,6 +306,8 @@ class XRSession(PageSession):
         self._closed = False
         self._opened = False
         self._actors: dict[str, Any] = {}
+        self._cdp: Any = None
+        self._harness_module = ""
 
     # --- lifecycle -----------------------------------------------------------------------------
 
@@ -331,10 +355,22 @@ class XRSession(PageSession):
     def _open(self) -> None:
         deps = self._deps or find_web_deps()
         preload_key = (self.app_dir.resolve(), self.entry)
-        self.workspace = create_workspace(self.app_dir, deps, entry=self.entry, preload=_PRELOADS.get(preload_key, ()))
+        # The harness page module lives at a URL the page learns only when the parser reaches its
+        # tag (its request is then already on the way) and carries a secret the page never sees:
+        # the server answers it once, so a page that asks for it again is caught (js/kernel.js).
+        token = secrets.token_hex(16)
+        self._harness_module = f"/{HARNESS_DIR}/harness-{secrets.token_hex(8)}.js"
+        self.workspace = create_workspace(
+            self.app_dir,
+            deps,
+            entry=self.entry,
+            preload=_PRELOADS.get(preload_key, ()),
+            harness_token=token,
+            harness_module=self._harness_module,
+        )
         if self.scene is not None:
             shutil.copytree(self.scene.dir, self.workspace.path / HARNESS_DIR / "scenes" / self.scene.name)
-        self.server = StaticServer(self.workspace.path, deps.node_modules).start()
+        self.server = StaticServer(self.workspace.path, deps.node_modules, once=[self._harness_module]).start()
         browser = self._browser_arg or shared_browser()
         extra: dict[str, Any] = {}
         for hook in self.hooks:
@@ -352,29 +388,62 @@ class XRSession(PageSession):
         Router(deps, self.server.base_url, self.log, scene=self.scene.name if self.scene else None).install(
             self.context
         )
-        self.context.add_init_script(
-            script=f"window.__xrtestConfig = {json.dumps(self._config())};\n" + load_js("init")
-        )
-        # Readers and actors (`window.__xrtest.read` / `.act`); they touch `window.xb` only when called.
-        self.context.add_init_script(script=load_js("read_lib") + "\n" + load_js("actor_lib"))
+        # The harness (kernel, readers, actors), before any page script; see js/kernel.js.
+        self.context.add_init_script(script=harness_script(self._config(), token))
         self._page = self.context.new_page()
+        self._cdp = self.context.new_cdp_session(self._page)
         try:
             self._page.goto(self.url, wait_until="load", timeout=self.init_timeout_s * 1000)
         except PlaywrightError as e:
             raise self._init_error(f"the page did not load: {str(e).splitlines()[0]}") from e
         try:
-            status = self._page.evaluate(load_js("wait_ready"), {"timeoutMs": self.init_timeout_s * 1000})
+            status = self.call("wait_ready", {"timeoutMs": self.init_timeout_s * 1000})
         except PlaywrightError as e:  # the page crashed, navigated away or was closed
             raise self._init_error(f"the page failed while starting: {str(e).splitlines()[0]}") from e
         self.init_status = status
+        refetched = [r for r in self.server.requests if r.path.split("?", 1)[0] == self._harness_module][1:]
+        if refetched or status["status"] == "harness-missing":
+            raise TamperingError(
+                f"{self.app_dir}: the harness page module did not run before the app "
+                + ("(the page requested it itself)" if refetched else "(the page kept it from loading)")
+            )
         if status["status"] != "ready" or status.get("lifecycle") != "running":
             raise self._init_error(_describe_init_failure(status, self.init_timeout_s))
-        self._page.evaluate("() => window.xb.core.pause()")
+        self.call("pause")
         _PRELOADS.setdefault(preload_key, _loaded_modules(self.server))
         # Record the app's interaction events from the first frame on (see readers.py).
-        self.install_info = self._page.evaluate(
-            "() => window.__xrtest.read ? window.__xrtest.read.install() : {installed: false, hooked: []}"
+        self.install_info = self.call("read.install")
+
+    def call(self, name: str, args: Any = None) -> Any:
+        """Run harness operation `name` in the page (see js/kernel.js); its JSON result, parsed.
+
+        The call goes over CDP to the kernel's frozen gateway and comes back as a JSON string, so
+        no function the page can replace takes part in it. Raises `TamperingError` when the kernel
+        found the page changing what the harness relies on, `XRTestError` for other page errors.
+        """
+        if self._cdp is None or self._page is None:
+            raise SessionClosedError("session is closed" if self._closed else "session is not open")
+        arg = "undefined" if args is None else json.dumps(json.dumps(args))
+        reply = self._cdp.send(
+            "Runtime.evaluate",
+            {
+                "expression": f"window.__xrtest.run({json.dumps(name)}, {arg})",
+                "awaitPromise": True,
+                "returnByValue": True,
+            },
         )
+        failure = reply.get("exceptionDetails")
+        if failure:
+            exc = failure.get("exception") or {}
+            text = str(exc.get("description") or exc.get("value") or failure.get("text") or "error")
+            first = text.splitlines()[0] if text.strip() else "error"
+            if TAMPERING_MARK in text:
+                raise TamperingError(f"tampering detected: {text.split(TAMPERING_MARK, 1)[1].splitlines()[0]}")
+            raise XRTestError(f"harness operation {name} failed in the page: {first}")
+        value = (reply.get("result") or {}).get("value")
+        if not isinstance(value, str):
+            raise TamperingError(f"tampering detected: harness operation {name} returned {type(value).__name__}")
+        return json.loads(value)
 
     def _init_error(self, headline: str) -> AppInitError:
         details = {
@@ -395,8 +464,10 @@ class XRSession(PageSession):
         if frames == 0:
             return self.frame
         try:
-            result = self.page.evaluate(load_js("step"), {"frames": int(frames), "dtMs": float(dt_ms)})
-        except PlaywrightError as e:
+            result = self.call("step", {"frames": int(frames), "dtMs": float(dt_ms)})
+        except TamperingError:
+            raise
+        except (PlaywrightError, XRTestError) as e:
             summary = self.log.summary()
             raise XRTestError(
                 f"stepping {frames} frame(s) failed: {str(e).splitlines()[0]}" + (f"\n{summary}" if summary else "")
@@ -453,7 +524,7 @@ class XRSession(PageSession):
         # Wait until no Script is initialising and nothing is being fetched (or the deadline).
         while True:
             remaining_ms = max(0.0, (deadline - time.monotonic()) * 1000)
-            status = self.page.evaluate(load_js("settle"), {"timeoutMs": remaining_ms})
+            status = self.call("settle", {"timeoutMs": remaining_ms})
             busy = status["scripts"] or status["fetching"] or self.log.in_flight > 0
             if not busy or time.monotonic() >= deadline:
                 return status
@@ -462,17 +533,17 @@ class XRSession(PageSession):
     @property
     def frame(self) -> int:
         """Frames the app's core has run so far (real frames before pausing plus steps)."""
-        return int(self.page.evaluate("() => window.__xrtest.frames"))
+        return int(self.call("status")["frames"])
 
     def status(self) -> dict[str, Any]:
         """The harness's view of the page: frames, lifecycle, errors, options it applied."""
-        return self.page.evaluate(load_js("status"))
+        return self.call("status")
 
     # --- readers --------------------------------------------------------------------------------
 
     def snapshot(self, *, root: str = "scene", include_private: bool = False) -> list[SceneNode]:
         """The scene graph (`root`: 'scene' for the app's, 'simulator' for the simulated room)."""
-        nodes = self.page.evaluate(load_js("snapshot"), {"root": root, "includePrivate": include_private})
+        nodes = self.call("snapshot", {"root": root, "includePrivate": include_private})
         return [SceneNode.from_js(n) for n in nodes]
 
     def find_all_by_tag(self, tag: str) -> list[SceneNode]:
@@ -494,14 +565,14 @@ class XRSession(PageSession):
 
     def camera_pose(self) -> Pose:
         """World pose of the main camera (the user's head)."""
-        d = self.page.evaluate(load_js("camera_pose"))
+        d = self.call("camera_pose")
         return Pose(tuple(d["position"]), tuple(d["quaternion"]), tuple(d["forward"]))  # type: ignore[arg-type]
 
     def hand_joints(self, hand: str) -> dict[str, Joint]:
         """The 25 joints of the 'left' or 'right' hand in the world frame."""
         if hand not in HANDS:
             raise ValueError(f"hand must be 'left' or 'right', not {hand!r}")
-        d = self.page.evaluate(load_js("hand_joints"), {"hand": hand})
+        d = self.call("hand_joints", {"hand": hand})
         if not d["available"]:
             raise XRTestError(f"the {hand} hand has no joints (are hands enabled and the simulator running?)")
         return {
@@ -511,7 +582,7 @@ class XRSession(PageSession):
 
     def webgl_info(self) -> dict[str, Any]:
         """WebGL context details: alive, version, renderer string, canvas size."""
-        return self.page.evaluate(load_js("webgl"))
+        return self.call("webgl")
 
     def webgl_alive(self) -> bool:
         """Whether the renderer's WebGL context exists and is not lost."""

@@ -7,8 +7,9 @@ the harness knows resolves to `/node_modules/...` served locally. Entries the ha
 know are kept unchanged, so app-specific modules still resolve; if they point at a CDN the request
 is aborted and recorded.
 
-The workspace also receives the harness's page module (`/__xrtest__/harness.js`), which is
-inserted right after the import map, before the app's own module scripts.
+The workspace also receives the harness's page module (`/__xrtest__/harness.js`, with the
+session's token and the pinned three.js and XR Blocks URLs written in), which is inserted right
+after the import map, before the app's own module scripts.
 """
 
 from __future__ import annotations
@@ -310,8 +311,14 @@ def create_workspace(
     extra_files: dict[str, bytes] | None = None,
     parent: str | Path | None = None,
     preload: Sequence[str] = (),
+    harness_token: str = "",
+    harness_module: str = HARNESS_MODULE,
 ) -> Workspace:
     """Copy `app_dir` into a new temporary directory and rewrite its entry HTML.
+
+    `harness_token`: the session's secret, written into the harness page module (see
+    `js/kernel.js`); `harness_module`: that module's URL path (a session picks an unguessable one,
+    directly under `/__xrtest__/`).
 
     `preload`: module URLs to fetch at once instead of one import level at a time (see
     `session.py`: the pinned modules an earlier session of the same app loaded).
@@ -333,12 +340,27 @@ def create_workspace(
         local = local_import_map(deps, root)
         # A module the app no longer has would be a 404 in every request log.
         preload = [u for u in preload if u.startswith("/node_modules/") or (root / u.lstrip("/")).is_file()]
-        new_text = rewrite_html(text, local, harness_module=HARNESS_MODULE if inject_harness else None, preload=preload)
+        new_text = rewrite_html(text, local, harness_module=harness_module if inject_harness else None, preload=preload)
         html_file.write_text(new_text, encoding="utf-8")
         harness_dir = root / HARNESS_DIR
         harness_dir.mkdir()
         for js in JS_DIR.glob("*.js"):
-            shutil.copyfile(js, harness_dir / js.name)
+            if js.name != "harness.js":
+                shutil.copyfile(js, harness_dir / js.name)
+        if inject_harness:
+            module = (JS_DIR / "harness.js").read_text(encoding="utf-8")
+            for placeholder, value in (
+                ("__XRTEST_TOKEN__", harness_token),
+                ("__XRTEST_THREE_URL__", local["three"]),
+                ("__XRTEST_XRBLOCKS_URL__", local["xrblocks"]),
+            ):
+                module = module.replace(placeholder, value)
+            name = harness_module.removeprefix(f"/{HARNESS_DIR}/")
+            if "/" in name or not name.endswith(".js"):
+                raise XRTestError(
+                    f"harness module {harness_module!r} must be a .js file directly under /{HARNESS_DIR}/"
+                )
+            (harness_dir / name).write_text(module, encoding="utf-8")
         for rel, data in (extra_files or {}).items():
             target = (harness_dir / rel).resolve()
             if not target.is_relative_to(harness_dir.resolve()):

@@ -6,11 +6,10 @@
 // the same frames on any machine. Motions are spread over frames: a hand moves at most
 // `maxStep` metres per frame, because XR Blocks drops a grab when the hand jumps (~0.2 m).
 (() => {
-  const state = window.__xrtest;
-  if (!state || state.act) return;
+  const state = H;
 
   const T = () => state.THREE;
-  const core = () => window.xb.core;
+  const core = () => H.xb.core;
   const sim = () => {
     const s = core().simulator;
     if (!s) throw new Error('the XR Blocks simulator is not running (is this a desktop session?)');
@@ -280,6 +279,6 @@
     return {id};
   }
 
-  state.act = {stepFrames, moveHand, pointHand, rotateHand, setPose, setRotations, setHandVisible, button,
+  state.ops.act = {stepFrames, moveHand, pointHand, rotateHand, setPose, setRotations, setHandVisible, button,
                headTeleport, headTurn, headWalk, addObject, updateObject, removeObject};
 })();

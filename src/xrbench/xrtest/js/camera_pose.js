@@ -1,7 +1,7 @@
-// page.evaluate(fn): the main camera's world pose (the simulated head in the simulator).
+// Operation (see kernel.js) (fn): the main camera's world pose (the simulated head in the simulator).
 () => {
-  const core = window.xb.core;
-  const THREE = window.__xrtest.THREE;
+  const core = H.xb.core;
+  const THREE = H.THREE;
   const camera = core.camera;
   camera.updateMatrixWorld(true);
   const p = new THREE.Vector3(), q = new THREE.Quaternion(), s = new THREE.Vector3();

@@ -1,15 +1,15 @@
-// Init script (after init.js): the harness's readers, as `window.__xrtest.read.*`.
+// Part of the harness init script (after kernel.js): the readers, as operations `read.*`.
 //
-// Everything here reads `window.xb` lazily, when Python calls it, so the script can run before
-// any page script. `install()` wraps XR Blocks' dispatch points to record the app's interaction
-// events generically (the app does not cooperate); the session calls it once the core is ready
-// and paused, before the first frame.
+// Everything here reads the XR Blocks that harness.js registered (`H.xb`), lazily, when Python
+// calls it. `install()` wraps XR Blocks' dispatch points to record the app's interaction events
+// generically (the app does not cooperate); the session calls it once the core is ready and
+// paused, before the first frame. The event log lives in the kernel's closure: the page can
+// neither read nor write it.
 (() => {
-  const state = window.__xrtest;
-  if (!state || state.read) return;
+  const state = H;
 
   const THREE = () => state.THREE;
-  const core = () => window.xb.core;
+  const core = () => H.xb.core;
 
   function handOf(source, fallback) {
     const h = source && source.handedness;
@@ -127,6 +127,12 @@
     const c = core();
     const hooked = [];
     const manager = c.scriptsManager;
+    // The app ran before this: a dispatch point it put on the instance (over the shared
+    // prototype method) would decide what gets recorded. The scripts manager's own dispatch
+    // functions were pinned when harness.js registered.
+    for (const [object, what] of [[c.input, 'xb.core.input'], [c.gestureRecognition, 'xb.core.gestureRecognition']]) {
+      if (object && hasOwn(object, 'dispatchEvent')) tamper(`${what}.dispatchEvent was replaced by the page`);
+    }
     if (manager && typeof manager.invokeTarget === 'function') {
       // One interaction is dispatched along the hit object's script path with the same event
       // object: record it once, however many scripts receive it.
@@ -185,6 +191,10 @@
       };
       hooked.push('gesture');
     }
+    // The wrappers above are now the dispatch points: pin them.
+    if (manager) pinInstance(manager, 'xb.core.scriptsManager');
+    if (input) pinInstance(input, 'xb.core.input');
+    if (gestures) pinInstance(gestures, 'xb.core.gestureRecognition');
     return {installed: true, hooked};
   }
 
@@ -276,6 +286,9 @@
    */
   function node(object, root, chain, fresh = false) {
     const T = THREE();
+    const what = object.name ? `the object '${object.name}'` : 'an object';
+    guard(object, what);
+    guardData(object.matrixWorld, `${what}.matrixWorld`);
     const position = new T.Vector3(), quaternion = new T.Quaternion(), scale = new T.Vector3();
     if (!fresh) object.updateWorldMatrix(true, true);
     object.matrixWorld.decompose(position, quaternion, scale);
@@ -283,6 +296,11 @@
     const box = worldBox(object, rect);
     const devtools = (object.userData && object.userData.xrblocksDevtools) || null;
     const material = Array.isArray(object.material) ? object.material[0] : object.material;
+    if (material && typeof material === 'object') {
+      guard(material, `${what}.material`);
+      guardData(material.color, `${what}.material.color`);
+      guardData(material.emissive, `${what}.material.emissive`);
+    }
     let visible = true;
     for (let o = object; o; o = o.parent) visible = visible && o.visible;
     return {
@@ -385,5 +403,5 @@
                                           node: node(r.object, 'simulator', [])}));
   }
 
-  state.read = {install, events, tagged, world, hand, objects, node, uiRect};
+  state.ops.read = {install, events, tagged, world, hand, objects, node, uiRect};
 })();

@@ -1,8 +1,8 @@
-// page.evaluate(fn, {timeoutMs}) -> {scripts, ui}: waits (wall clock, virtual time paused) for
+// Operation (see kernel.js) (fn, {timeoutMs}) -> {scripts, ui}: waits (wall clock, virtual time paused) for
 // the Scripts XR Blocks is still initialising, then reports what is not ready yet: the count of
 // Scripts still initialising, the names of visible UI elements not laid out, and fetches running.
 async ({timeoutMs}) => {
-  const core = window.xb.core;
+  const core = H.xb.core;
   const manager = core.scriptsManager;
   const pending = () => (manager && manager.pendingInitializations
     ? [...manager.pendingInitializations.values()].map((entry) => entry.promise) : []);
@@ -17,7 +17,7 @@ async ({timeoutMs}) => {
     if (!o.isUI) return;
     for (let a = o; a; a = a.parent) if (!a.visible) return;
     if (typeof o.text === 'string' && !o.text.trim()) return;  // empty text has no size to lay out
-    if (!window.__xrtest.read.uiRect(o)) ui.push(o.name || o.constructor.name);
+    if (!H.ops.read.uiRect(o)) ui.push(o.name || o.constructor.name);
   });
-  return {scripts: pending().length, ui, fetching: window.__xrtest.fetching || 0};
+  return {scripts: pending().length, ui, fetching: H.fetching || 0};
 }

@@ -1,9 +1,9 @@
-// page.evaluate(fn, {root, includePrivate}): the scene graph as a flat list of nodes, parents
+// Operation (see kernel.js) (fn, {root, includePrivate}): the scene graph as a flat list of nodes, parents
 // before children. Positions, rotations, scales and bounding boxes are in the world frame (see
 // `node` in read_lib.js for the node format).
 ({root = 'scene', includePrivate = false}) => {
-  const core = window.xb.core;
-  const read = window.__xrtest.read;
+  const core = H.xb.core;
+  const read = H.ops.read;
   const roots = {
     scene: core.scene,
     simulator: core.simulator && core.simulator.simulatorScene,

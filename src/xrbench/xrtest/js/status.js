@@ -1,7 +1,7 @@
-// page.evaluate(fn): the harness's view of the page (frames, errors, lifecycle).
+// Operation (see kernel.js) (fn): the harness's view of the page (frames, errors, lifecycle).
 () => {
-  const state = window.__xrtest || {};
-  const core = window.xb && window.xb.core;
+  const state = H;
+  const core = H.xb && H.xb.core;
   return {
     frames: state.frames ?? 0,
     lifecycle: core ? core.lifecycle : null,
@@ -14,6 +14,8 @@
     resourceErrors: state.resourceErrors || [],
     scriptErrors: state.scriptErrors || [],
     appliedOptions: state.appliedOptions || null,
+    registered: state.registered,
+    tampered: state.tampered.slice(),
     environment: core && core.simulator && core.simulator.activeEnvironmentManifest
       ? (core.simulator.activeEnvironmentManifest.name ?? null) : null,
   };

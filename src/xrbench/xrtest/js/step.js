@@ -1,10 +1,10 @@
-// page.evaluate(fn, {frames, dtMs}): advance the paused core by `frames` frames of dtMs each.
+// Operation (see kernel.js) (fn, {frames, dtMs}): advance the paused core by `frames` frames of dtMs each.
 ({frames, dtMs}) => {
-  const core = window.xb.core;
+  const core = H.xb.core;
   if (core.lifecycle !== 'running') throw new Error(`cannot step: core is ${core.lifecycle}`);
   if (!core.isPaused) core.pause();
-  const before = window.__xrtest.frames;
+  const before = H.frames;
   for (let i = 0; i < frames; i++) core.stepFrame(dtMs);
-  return {frames: window.__xrtest.frames, ran: window.__xrtest.frames - before,
+  return {frames: H.frames, ran: H.frames - before,
           elapsedTime: core.elapsedTime};
 }

@@ -1,14 +1,15 @@
-// page.evaluate(fn, {timeoutMs}): wait until XR Blocks finished (or failed) initialising.
+// Operation (see kernel.js) (fn, {timeoutMs}): wait until XR Blocks finished (or failed) initialising.
 // Returns {status, error?, lifecycle, ...}; status is one of
 //   'ready'       window.xbReady resolved and every Script initialised
 //   'script-init-failed'  xbReady resolved, but a Script's init() threw (the SDK swallows it)
 //   'rejected'    window.xbReady rejected (xb.init failed; the Core disposes itself)
 //   'app-error'   the page threw before calling xb.init (module failed to load or main threw)
 //   'no-xrblocks' the page loaded but never imported XR Blocks with ?debug=1
+//   'harness-missing' XR Blocks started but the harness page module never registered (tampering)
 //   'timeout'     none of the above within timeoutMs
 async ({timeoutMs}) => {
   const t0 = performance.now();
-  const state = window.__xrtest || {errors: []};
+  const state = H;
   const left = () => timeoutMs - (performance.now() - t0);
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   const loaded = () => document.readyState === 'complete';
@@ -16,7 +17,7 @@ async ({timeoutMs}) => {
   const describe = (e) => String((e && (e.stack || e.message)) || e);
 
   const finish = (result) => {
-    const core = window.xb && window.xb.core;
+    const core = H.xb && H.xb.core;
     return Object.assign(result, {
       lifecycle: core ? core.lifecycle : null,
       simulatorRunning: core ? !!core.simulatorRunning : false,
@@ -51,10 +52,12 @@ async ({timeoutMs}) => {
     if (left() <= 0) return finish({status: 'timeout'});
     await sleep(20);
   }
+  // The harness page module must have run before the app (it registers while the page loads).
+  if (!state.registered) return finish({status: 'harness-missing'});
   if (settled.status === 'ready') {
     // Scripts whose init() failed while the app started (see harness.js); the SDK carries on.
     const failed = (state.scriptErrors || []).filter((e) => e.context === 'init');
-    const manager = window.xb.core.scriptsManager;
+    const manager = H.xb.core.scriptsManager;
     const failedCount = manager && manager.failedScripts ? manager.failedScripts.size : failed.length;
     if (failed.length || failedCount) {
       return finish({status: 'script-init-failed', failedScripts: Math.max(failed.length, failedCount),

@@ -1,6 +1,6 @@
-// page.evaluate(fn): is the renderer's WebGL context alive, and what is it?
+// Operation (see kernel.js) (fn): is the renderer's WebGL context alive, and what is it?
 () => {
-  const core = window.xb && window.xb.core;
+  const core = H.xb && H.xb.core;
   const renderer = core && core.renderer;
   const gl = renderer && renderer.getContext && renderer.getContext();
   if (!gl) return {alive: false, reason: 'no renderer'};

@@ -8,6 +8,11 @@ They check that
   down at the floor;
 - the gaze is measured from where the head is now: after a step to the side, looking at a target
   still highlights that target and no other.
+
+Every check of which target is highlighted reads the targets' colours too: a highlighted target
+must look different from its normal look (taken while the user looks down at the floor, where no
+target is within 10 degrees) and every other target must look normal, so `state.highlighted`
+alone never passes.
 """
 
 from __future__ import annotations
@@ -51,15 +56,38 @@ def appearance(node):
 
 
 NAMES = ("left", "centre", "right")
+FLOOR = (0.0, 0.0, -1.0)  # a spot on the floor: every target is over 40 degrees from it
 
 
-def expect(xr, which: str | None, why: str) -> None:
+def normal_looks(xr) -> list:
+    """Each target's normal look (colour, emissive), read while the user looks down at the floor."""
+    look(xr, FLOOR)
+    return [appearance(n) for n in targets(xr)]
+
+
+def expect(xr, which: str | None, why: str, normal: list | None = None) -> None:
+    """Only `which` (or no target) is highlighted, by state and, given the targets' `normal` looks,
+    by colour: the highlighted target looks different from its normal look, the others look normal."""
     want = [name == which for name in NAMES]
     got = highlighted(xr)
     assert got == want, (
         f"{why}: expected {'only the ' + which + ' target' if which else 'no target'} highlighted; "
         f"observed highlighted = {dict(zip(NAMES, got, strict=True))}"
     )
+    if normal is None:
+        return
+    for name, node, usual in zip(NAMES, targets(xr), normal, strict=True):
+        now = appearance(node)
+        if name == which:
+            assert now != usual, (
+                f"{why}: the {name} target is highlighted by its state but looks as it did while the user "
+                f"looked down at the floor, at no target (colour, emissive {now})"
+            )
+        else:
+            assert now == usual, (
+                f"{why}: the {name} target is not looked at but does not look as it did while the user "
+                f"looked down at the floor: colour, emissive {now} instead of {usual}"
+            )
 
 
 def test_the_highlight_follows_the_head_from_target_to_target(xr):
@@ -81,23 +109,25 @@ def test_the_highlight_follows_the_head_from_target_to_target(xr):
 
 def test_nothing_is_highlighted_between_targets_or_looking_away(xr):
     xr.step(2)
+    normal = normal_looks(xr)
     _, mid, right = targets(xr)
     between = tuple((a + b) / 2 for a, b in zip(centre(mid), centre(right), strict=True))  # 20 deg from each
     look(xr, between)
-    expect(xr, None, "looking half-way between the centre and right targets")
-    look(xr, (0.0, 0.0, -1.0))
-    expect(xr, None, "looking down at the floor")
+    expect(xr, None, "looking half-way between the centre and right targets", normal)
+    look(xr, FLOOR)
+    expect(xr, None, "looking down at the floor", normal)
     look(xr, centre(mid))
-    expect(xr, "centre", "looking back at the centre target")
+    expect(xr, "centre", "looking back at the centre target", normal)
     assert_no_errors(xr)
 
 
 def test_the_gaze_is_measured_from_where_the_head_is(xr):
     xr.step(2)
-    xr.head.move((0.9, 0.0, 0.0))  # a step to the right, still facing forward
+    normal = normal_looks(xr)
+    xr.head.move((0.9, 0.0, 0.0))  # a step to the right
     left, mid, _ = targets(xr)
     look(xr, centre(mid))
-    expect(xr, "centre", "looking at the centre target from 0.9 m to the right")
+    expect(xr, "centre", "looking at the centre target from 0.9 m to the right", normal)
     look(xr, centre(left))
-    expect(xr, "left", "looking at the left target from 0.9 m to the right")
+    expect(xr, "left", "looking at the left target from 0.9 m to the right", normal)
     assert_no_errors(xr)

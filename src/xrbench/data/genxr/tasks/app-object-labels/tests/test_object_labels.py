@@ -4,7 +4,9 @@ Physical objects are put on the table, moved and taken away while the app runs (
 objects, which XR Blocks' object detection reports). The tests check that each object gets
 exactly one label tagged 'object-label' whose state names it, centred over the object and
 floating 0.1-0.25 m above it in world coordinates; that labels appear for objects added later,
-follow objects that move, and disappear when their objects are removed.
+follow objects that move, and disappear when their objects are removed. Labels are counted by
+what is visible where, not only by their state: exactly one visible label floats over each
+object, and once an object is gone no visible label is left over the spot where it was.
 """
 
 from __future__ import annotations
@@ -30,6 +32,23 @@ def names(xr) -> list:
     return [(n.state or {}).get("label") for n in labels(xr)]
 
 
+def box_centre(box) -> tuple:
+    lo, hi = box
+    return tuple((lo[i] + hi[i]) / 2 for i in range(3))
+
+
+def labels_over(xr, box, *, near: float = 0.08) -> list:
+    """Visible labels, whatever their state says, centred within `near` metres (horizontally) of
+    the centre of `box` (an object's world box) and above its bottom."""
+    cx, _, cz = box_centre(box)
+    found = []
+    for n in labels(xr):
+        lx, ly, lz = box_centre(n.bbox or (n.position, n.position))
+        if ((lx - cx) ** 2 + (lz - cz) ** 2) ** 0.5 <= near and ly >= box[0][1]:
+            found.append(n)
+    return found
+
+
 def wait_for(xr, check, frames: int = 90) -> bool:
     """Step up to `frames` frames (in small batches) until `check()` holds."""
     for _ in range(frames // 3):
@@ -53,6 +72,11 @@ def assert_label_over(xr, obj) -> None:
         f"expected the {obj.label!r} label centred over it and 0.1-0.25 m above its top (y = {hi[1]:.3f}); "
         f"observed the label centre at ({lx:.3f}, {ly:.3f}, {lz:.3f}): {off:.3f} m off to the side, "
         f"{above:.3f} m above the top"
+    )
+    over = labels_over(xr, node.bbox)
+    assert len(over) == 1, (
+        f"expected exactly one visible label over the {obj.label!r}; observed {len(over)}, whose states say "
+        f"{[(n.state or {}).get('label') for n in over]}"
     )
 
 
@@ -82,9 +106,12 @@ def test_labels_come_follow_and_go_with_their_objects(xr):
     plant.move_to(on="table")  # to the table's centre, 0.2 m away
     xr.wait(1000)
     assert_label_over(xr, plant)
+    spot = mug.node.bbox
     mug.remove()
-    assert wait_for(xr, lambda: not labels(xr, "mug")), (
-        f"expected the mug's label to disappear once the mug was taken away; observed {len(labels(xr, 'mug'))} left"
+    assert wait_for(xr, lambda: not labels(xr, "mug") and not labels_over(xr, spot) and len(labels(xr)) == 1), (
+        f"expected the mug's label to disappear once the mug was taken away; observed {len(labels(xr, 'mug'))} "
+        f"label(s) naming it, {len(labels_over(xr, spot))} visible label(s) still over where it was, and "
+        f"{len(labels(xr))} visible label(s) in all (states: {names(xr)}) for the one object left"
     )
     assert_label_over(xr, plant)
     assert_no_errors(xr, allow=EXPECTED_NOISE)

@@ -6,6 +6,9 @@ They check that
 - repeated selections keep changing the colour, through at least three different colours, and
   the palette starts again with the first colour after the last one;
 - pointing at the orb without selecting it (hovering, with either hand) leaves the colour alone.
+
+The state is never taken on its own word: every reading compares it with the material colour the
+harness reads from the scene.
 """
 
 from __future__ import annotations

@@ -1,0 +1,422 @@
+// The harness kernel: the first part of the one init script (see `harness_script` in
+// session.py), which runs before any script of the page. Everything the harness reads, acts and
+// steps with lives in this closure, out of the page's reach; the page sees only
+// `window.__xrtest`, a frozen gateway whose `run(name, argsJson)` is the one way in (Python calls
+// it over CDP, and gets a JSON string back).
+//
+// The candidate app runs in the same page and may try to change what the harness sees. So:
+// - the built-ins the harness uses are bound here, before any page script, and a table of the
+//   built-in methods they rely on is checked before every call: a replaced or wrapped one is
+//   tampering;
+// - three.js and XR Blocks are captured by the harness page module (harness.js, the first module
+//   of the page, before the app's own), which proves itself with a per-session token it is served
+//   with exactly once; their class prototypes (and the core's own hooks) join the table;
+// - any write to the gateway, or any touch of what is not on it, is recorded as tampering.
+// A run that finds tampering throws `XRTEST_TAMPERING: <what>`, which Python raises as
+// `TamperingError`. The session's settings arrive as `CONFIG` and `TOKEN` (prepended by Python).
+
+// Built-ins, bound before any page script can replace the globals.
+const {
+  Object, Array, JSON, Math, Number, String, Boolean, Reflect, Promise, Map, Set, WeakMap, WeakSet,
+  Symbol, Error, TypeError, Proxy, Function, Float32Array, Date, EventTarget, ErrorEvent,
+} = globalThis;
+const {apply, ownKeys, getPrototypeOf} = Reflect;
+const {freeze, defineProperty, getOwnPropertyDescriptor} = Object;
+const stringify = JSON.stringify;
+const hasOwn = Object.hasOwn;
+
+const H = {
+  config: CONFIG,
+  errors: [],          // uncaught exceptions and unhandled rejections
+  resourceErrors: [],  // <script>/<img>/<link> elements that failed to load
+  scriptErrors: [],    // exceptions XR Blocks caught inside Script hooks
+  initCalled: false,
+  initSettled: null,   // null | 'ready' | 'rejected'
+  initError: null,
+  appliedOptions: null,
+  frames: 0,
+  fetching: 0,         // fetches still running (counted synchronously, for `settle`)
+  eventLog: null,      // interaction events, once `read.install` ran
+  registered: false,   // the harness page module ran and proved itself
+  THREE: null,
+  xb: null,
+  tampered: [],        // what was found changed, in words
+  ops: {},             // name -> function(args); `run` dispatches here
+};
+
+function tamper(what) {
+  if (H.tampered.length < 20 && !H.tampered.includes(what)) H.tampered.push(what);
+}
+
+// --- the integrity table --------------------------------------------------------------------------
+// Flat arrays (holder, key, kind, value, label): checking them is one loop of descriptor reads.
+const holders = [], tableKeys = [], kinds = [], values = [], labels = [];
+
+function keyName(key) {
+  return typeof key === 'symbol' ? `[${String(key.description)}]` : String(key);
+}
+
+// holder -> Map(kind + key -> index): pinning a property again (the harness wrapping a hook it
+// pinned earlier) updates its entry.
+const pinned = new WeakMap();
+
+function pinEntry(holder, key, kind, value, label) {
+  let byKey = pinned.get(holder);
+  if (!byKey) pinned.set(holder, byKey = new Map());
+  let byKind = byKey.get(key);
+  if (!byKind) byKey.set(key, byKind = {});
+  if (hasOwn(byKind, kind)) { values[byKind[kind]] = value; return; }
+  byKind[kind] = holders.length;
+  holders.push(holder); tableKeys.push(key); kinds.push(kind); values.push(value); labels.push(label);
+}
+
+/** Record every function-valued own property (and accessor) of `holder` as it is now. */
+function pin(holder, label, skip = null) {
+  if (holder === null || (typeof holder !== 'object' && typeof holder !== 'function')) return;
+  for (const key of ownKeys(holder)) {
+    if (skip && skip.has(key)) continue;
+    const d = getOwnPropertyDescriptor(holder, key);
+    if (!d) continue;
+    for (const kind of ['value', 'get', 'set']) {
+      if (typeof d[kind] !== 'function') continue;
+      pinEntry(holder, key, kind, d[kind], `${label}.${keyName(key)}${kind === 'value' ? '' : ` (${kind}ter)`}`);
+    }
+  }
+}
+
+/** Record one own property (any value) of `holder`; it must keep this exact value. */
+function pinValue(holder, key, label) {
+  const d = getOwnPropertyDescriptor(holder, key);
+  pinEntry(holder, key, 'value', d ? d.value : undefined, label);
+}
+
+// Prototypes whose own key sets must not grow: a getter or setter added there (say
+// `Object.prototype.toJSON`) would change what plain harness objects serialise to.
+const sealedKeys = [];
+
+// Instances the harness calls methods on (the core, its scripts manager): a function added to
+// one later would shadow its class's method without touching anything pinned.
+const instances = [];
+
+function pinInstance(object, label) {
+  pin(object, label);
+  const known = new Set(ownKeys(object));
+  const existing = instances.findIndex((entry) => entry[0] === object);
+  if (existing >= 0) instances[existing][1] = known;
+  else instances.push([object, known, label]);
+}
+
+function checkTable() {
+  for (let i = 0; i < holders.length; i++) {
+    const d = getOwnPropertyDescriptor(holders[i], tableKeys[i]);
+    if (!d || d[kinds[i]] !== values[i]) tamper(`${labels[i]} was replaced`);
+  }
+  for (const [object, known, label] of instances) {
+    for (const key of ownKeys(object)) {
+      if (known.has(key)) continue;
+      const d = getOwnPropertyDescriptor(object, key);
+      // Only a shadowing function counts: the SDK adds plain fields (and callbacks of its own)
+      // to these objects while it starts.
+      const shadows = Reflect.has(getPrototypeOf(object), key);
+      if (d && shadows && (typeof d.value === 'function' || d.get || d.set)) tamper(`${label}.${keyName(key)} was added`);
+    }
+  }
+  for (const [holder, count, label] of sealedKeys) {
+    if (ownKeys(holder).length !== count) tamper(`${label} gained or lost properties`);
+  }
+}
+
+// Intrinsics the harness code calls, directly or through the engine. Math.random and the clocks
+// are left out: an app may seed or replace them for its own use without touching what we see.
+const ArrayIteratorPrototype = getPrototypeOf([][Symbol.iterator]());
+const TypedArrayPrototype = getPrototypeOf(Float32Array.prototype);
+for (const [holder, label, skip] of [
+  [Object, 'Object'], [Object.prototype, 'Object.prototype'], [Array, 'Array'],
+  [Array.prototype, 'Array.prototype'], [ArrayIteratorPrototype, 'ArrayIterator.prototype'],
+  [Function.prototype, 'Function.prototype'], [JSON, 'JSON'], [Math, 'Math', new Set(['random'])],
+  [Number, 'Number'], [Number.prototype, 'Number.prototype'], [String, 'String'],
+  [String.prototype, 'String.prototype'], [Boolean.prototype, 'Boolean.prototype'], [Reflect, 'Reflect'],
+  [Promise, 'Promise'], [Promise.prototype, 'Promise.prototype'], [Map.prototype, 'Map.prototype'],
+  [Set.prototype, 'Set.prototype'], [WeakMap.prototype, 'WeakMap.prototype'],
+  [WeakSet.prototype, 'WeakSet.prototype'], [Symbol, 'Symbol'], [Error, 'Error'],
+  [Error.prototype, 'Error.prototype'], [TypedArrayPrototype, 'TypedArray.prototype'],
+  [EventTarget.prototype, 'EventTarget.prototype'],
+]) pin(holder, label, skip);
+for (const [holder, label] of [
+  [Object.prototype, 'Object.prototype'], [Array.prototype, 'Array.prototype'],
+  [Function.prototype, 'Function.prototype'], [Number.prototype, 'Number.prototype'],
+  [String.prototype, 'String.prototype'], [Boolean.prototype, 'Boolean.prototype'],
+]) sealedKeys.push([holder, ownKeys(holder).length, label]);
+
+// Method names the readers and actors call on the app's own objects: an own property of that
+// name on such an object (shadowing three's method) is tampering.
+const GUARDED_METHODS = ['updateWorldMatrix', 'updateMatrixWorld', 'updateMatrix', 'traverse',
+  'getWorldPosition', 'getWorldQuaternion', 'getWorldScale', 'decompose', 'getHexString', 'getHex',
+  'getAttribute', 'computeBoundingBox', 'fromBufferAttribute', 'applyMatrix4', 'getX', 'toArray'];
+// Fields the readers take at face value: they must stay plain data, not getters.
+const GUARDED_FIELDS = ['matrixWorld', 'visible', 'parent', 'children', 'material', 'geometry', 'userData'];
+
+/** Tampering when `object` shadows a guarded method or turned a guarded field into an accessor. */
+function guard(object, what) {
+  if (object === null || typeof object !== 'object') return object;
+  for (const name of GUARDED_METHODS) {
+    if (hasOwn(object, name) && typeof getOwnPropertyDescriptor(object, name).value === 'function') {
+      tamper(`${what} has its own ${name}()`);
+    }
+  }
+  for (const name of GUARDED_FIELDS) {
+    const d = getOwnPropertyDescriptor(object, name);
+    if (d && !hasOwn(d, 'value')) tamper(`${what}.${name} is an accessor`);
+  }
+  return object;
+}
+
+/** Tampering when a component (x, y, z, w, r, g, b, elements) of a three value is an accessor. */
+function guardData(value, what) {
+  if (value === null || typeof value !== 'object') return value;
+  guard(value, what);
+  for (const name of ['x', 'y', 'z', 'w', '_x', '_y', '_z', '_w', 'r', 'g', 'b', 'elements']) {
+    const d = getOwnPropertyDescriptor(value, name);
+    if (d && !hasOwn(d, 'value')) tamper(`${what}.${name} is an accessor`);
+  }
+  return value;
+}
+
+// --- page observation that must start before the page --------------------------------------------
+const describe = (value) => {
+  if (value instanceof Error) return String(value.stack || `${value.name}: ${value.message}`);
+  try { return typeof value === 'string' ? value : stringify(value); } catch { return String(value); }
+};
+globalThis.addEventListener('error', (event) => {
+  if (event instanceof ErrorEvent) {
+    H.errors.push({kind: 'error', message: describe(event.error ?? event.message),
+                   source: event.filename || '', line: event.lineno || 0});
+  } else if (event.target && event.target !== globalThis) {
+    const t = event.target;
+    H.resourceErrors.push({tag: (t.tagName || '').toLowerCase(), url: t.src || t.href || ''});
+  }
+}, true);
+globalThis.addEventListener('unhandledrejection', (event) => {
+  H.errors.push({kind: 'unhandledrejection', message: describe(event.reason), source: '', line: 0});
+});
+{
+  const pageFetch = globalThis.fetch;
+  globalThis.fetch = function (...args) {
+    H.fetching++;
+    let settled = false;
+    const done = () => { if (!settled) { settled = true; H.fetching--; } };
+    try {
+      const pending = apply(pageFetch, this, args);
+      pending.then(done, done);
+      return pending;
+    } catch (e) {
+      done();
+      throw e;
+    }
+  };
+}
+
+// --- registration by the harness page module ----------------------------------------------------
+function isPlainObject(value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+// Deep-assign plain data onto an Options tree, keeping class instances (and their methods).
+function assignDeep(target, patch) {
+  for (const [key, value] of Object.entries(patch)) {
+    if (isPlainObject(value) && isPlainObject(target[key])) assignDeep(target[key], value);
+    else target[key] = value;
+  }
+}
+
+function applyOverrides(options) {
+  const config = H.config;
+  if (!options) return;
+  if (config.antialias === false) options.antialias = false;
+  if (config.renderToRenderTexture === false && options.simulator) {
+    options.simulator.renderToRenderTexture = false;
+  }
+  if (config.deviceCamera === false && options.simulator?.deviceCamera) {
+    options.simulator.deviceCamera.enabled = false;
+  }
+  if (config.scene && options.simulator) {
+    options.simulator.environments = [{name: config.scene.title, manifestPath: config.scene.manifestPath}];
+    options.simulator.activeEnvironmentIndex = 0;
+  }
+  if (isPlainObject(config.options)) assignDeep(options, config.options);
+}
+
+/** Pin every class prototype a module namespace exports. */
+function pinNamespace(ns, label) {
+  for (const key of ownKeys(ns)) {
+    if (typeof key !== 'string') continue;
+    const d = getOwnPropertyDescriptor(ns, key);
+    const value = d && d.value;
+    if (typeof value === 'function' && value.prototype && typeof value.prototype === 'object') {
+      pin(value.prototype, `${label}.${key}.prototype`);
+    }
+  }
+}
+
+/**
+ * Called once by harness.js with its token and the namespaces it imported by bare specifier and
+ * by absolute path (the same module unless the page redirected the specifier). Hooks Core.init to
+ * apply per-session settings after the app has built its Options, so the harness's choice wins.
+ */
+function register(token, modules) {
+  if (H.registered || token !== TOKEN || !modules || typeof modules !== 'object') {
+    tamper('the harness page module was impersonated');
+    return;
+  }
+  const {THREE, xb, pinnedThree, pinnedXb} = modules;
+  if (THREE !== pinnedThree || xb !== pinnedXb) {
+    tamper('the page redirected three or xrblocks away from the pinned modules');
+    return;
+  }
+  H.registered = true;
+  H.THREE = THREE;
+  H.xb = xb;
+  const core = xb.core;
+  const originalInit = core.init;
+  core.init = (options) => {
+    H.initCalled = true;
+    applyOverrides(options);
+    H.appliedOptions = {
+      antialias: options?.antialias,
+      renderToRenderTexture: options?.simulator?.renderToRenderTexture,
+      environments: options?.simulator?.environments?.map((e) => e.name ?? e.manifestPath),
+    };
+    // Paused before the first frame: the app's update() then runs only when Python steps, so two
+    // sessions see exactly the same sequence of frame times.
+    if (H.config.pauseAtStart) {
+      core.pause();
+      // Steps then pass virtual times (dt, 2dt, ...) to THREE.Timer, which subtracts the
+      // performance.now() of its construction: the first getDeltaTime() would be negative and
+      // differ between runs. Counting from zero makes every delta exactly dt.
+      const timer = core.timer;
+      if (timer && typeof timer._startTime === 'number') {
+        timer._startTime = 0;
+        timer._previousTime = 0;
+        timer._currentTime = 0;
+      }
+    }
+    return apply(originalInit, core, [options]);
+  };
+  // Count frames that actually ran (the render loop keeps ticking while paused but returns early).
+  const originalUpdate = core.update;
+  if (typeof originalUpdate === 'function') {
+    core.update = (time, frame) => {
+      if (!core.isPaused || core.isSteppingFrame) H.frames++;
+      return apply(originalUpdate, core, [time, frame]);
+    };
+  }
+  // XR Blocks initialises scripts with Promise.allSettled: a Script whose init() throws is quietly
+  // marked failed and xb.init still resolves, with nothing logged. Wrap the per-script init to keep
+  // the error (initScriptFunction is a constructor parameter property, so it is a plain field).
+  const manager = core.scriptsManager;
+  if (manager && typeof manager.initScriptFunction === 'function') {
+    const originalInitScript = manager.initScriptFunction;
+    manager.initScriptFunction = async (script) => {
+      try {
+        return await originalInitScript(script);
+      } catch (error) {
+        H.scriptErrors.push({
+          script: script.name || script.constructor.name,
+          context: 'init',
+          message: String((error && (error.stack || error.message)) || error),
+          duringStartup: H.initSettled === null,
+        });
+        throw error;
+      }
+    };
+  }
+  manager?.addEventListener?.('exception', (event) => {
+    const error = event.error;
+    H.scriptErrors.push({
+      script: event.scriptName,
+      context: event.context,
+      message: String((error && (error.stack || error.message)) || error),
+    });
+  });
+  if (globalThis.xbReady) {
+    globalThis.xbReady.then(
+      () => { H.initSettled = 'ready'; },
+      (error) => {
+        H.initSettled = 'rejected';
+        H.initError = String((error && (error.stack || error.message)) || error);
+      });
+  }
+  // From here on the app's code runs: pin what the harness relies on as it is now.
+  pinNamespace(THREE, 'THREE');
+  pinNamespace(xb, 'xb');
+  pinInstance(core, 'xb.core');
+  for (const key of ['scene', 'scriptsManager', 'input', 'user']) {
+    const value = hasOwn(core, key) ? core[key] : null;
+    if (value !== null && typeof value === 'object') pinValue(core, key, `xb.core.${key}`);
+  }
+  if (manager) pinInstance(manager, 'xb.core.scriptsManager');
+  // The input's own hooks are checked for additions only from `read.install` on, after XR Blocks
+  // has finished wiring it up.
+  if (core.input) pin(core.input, 'xb.core.input');
+}
+
+H.ops.pause = () => { H.xb.core.pause(); };
+
+// --- the gateway ------------------------------------------------------------------------------------
+/** A JSON string of a plain value, built only from bound built-ins. */
+function serialize(value) {
+  if (value === undefined) return 'null';
+  return stringify(value);
+}
+
+function check() {
+  checkTable();
+  if (H.tampered.length) throw new Error(`XRTEST_TAMPERING: ${H.tampered.join('; ')}`);
+}
+
+/** Call harness operation `name` ("step", "read.tagged", "act.setPose", ...) with JSON args. */
+function run(name, argsJson) {
+  check();
+  let fn = H.ops;
+  for (const part of String(name).split('.')) fn = fn && hasOwn(fn, part) ? fn[part] : undefined;
+  if (typeof fn !== 'function') throw new Error(`no harness operation ${name}`);
+  const args = argsJson === undefined ? undefined : JSON.parse(argsJson);
+  const result = fn(args);
+  if (result instanceof Promise) {
+    return result.then((value) => { check(); return serialize(value); });
+  }
+  check();
+  return serialize(result);
+}
+
+// Anything but the gateway's own members is a tripwire: reading it gives a function-shaped proxy
+// that records tampering when it is written to, called or constructed.
+const tripwire = (path) => new Proxy(function () {}, {
+  get: (target, key) => (key === 'prototype' ? target.prototype : tripwire(`${path}.${keyName(key)}`)),
+  set: (target, key) => { tamper(`${path}.${keyName(key)} was assigned`); return false; },
+  defineProperty: (target, key) => { tamper(`${path}.${keyName(key)} was redefined`); return false; },
+  deleteProperty: (target, key) => { tamper(`${path}.${keyName(key)} was deleted`); return false; },
+  apply: () => { tamper(`${path}() was called by the page`); return undefined; },
+  construct: () => { tamper(`new ${path}() was called by the page`); return {}; },
+});
+
+const api = freeze({
+  run,
+  register,
+  // Read-only views some task probes use: the frame counter and the pinned three.js namespace.
+  get frames() { return H.frames; },
+  get THREE() { return H.THREE; },
+});
+const gateway = new Proxy(api, {
+  get: (target, key) => (hasOwn(target, key) ? target[key] : tripwire(`window.__xrtest.${keyName(key)}`)),
+  set: (target, key) => { tamper(`window.__xrtest.${keyName(key)} was assigned`); return false; },
+  defineProperty: (target, key) => { tamper(`window.__xrtest.${keyName(key)} was redefined`); return false; },
+  deleteProperty: (target, key) => { tamper(`window.__xrtest.${keyName(key)} was deleted`); return false; },
+  setPrototypeOf: () => { tamper('window.__xrtest had its prototype changed'); return false; },
+});
+defineProperty(globalThis, '__xrtest', {
+  get: () => gateway,
+  set: () => { tamper('window.__xrtest was assigned'); },
+  enumerable: false,
+  configurable: false,
+});
