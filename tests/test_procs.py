@@ -1,4 +1,5 @@
-"""An interrupted run ends the process groups it started (they live in sessions of their own)."""
+"""An interrupted run ends the process groups it started (they live in sessions of their own), and
+the temporary folders a killed run left are removed by the next one."""
 
 from __future__ import annotations
 
@@ -72,3 +73,31 @@ def test_leaving_the_block_by_an_exception_kills_the_group():
         raise RuntimeError("boom")
     assert proc.poll() is not None
     assert not procs._live
+
+
+# --- temporary folders that name their owner: removed once the owner is gone, never before ---
+
+
+def test_a_dead_owners_folder_is_removed_and_a_live_ones_kept(tmp_path):
+    mine = procs.owned_tempdir("xrbench-test-", dir=tmp_path)
+    # A child process makes an owned folder and exits: its folder is stale.
+    code = f"from xrbench.procs import owned_tempdir; print(owned_tempdir('xrbench-test-', dir={str(tmp_path)!r}))"
+    dead = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    unowned = tmp_path / "xrbench-test-plain"  # no owner in its name: never touched
+    unowned.mkdir()
+    removed = procs.remove_stale_tempdirs(tmp_path)
+    assert [str(p) for p in removed] == [dead]
+    assert mine.is_dir() and unowned.is_dir()
+
+
+def test_a_reused_pid_does_not_keep_a_folder(tmp_path):
+    # Same pid as a live process but another start time: the owner is gone.
+    pid = procs.os.getpid()
+    stale = tmp_path / f"xrbench-test-xrb{pid}.1-abc"
+    stale.mkdir()
+    assert procs.remove_stale_tempdirs(tmp_path) == [stale]
+
+
+def test_only_owned_prefixes(tmp_path):
+    with pytest.raises(ValueError, match="start with one of"):
+        procs.owned_tempdir("other-", dir=tmp_path)

@@ -182,6 +182,6 @@ def test_patch_solution_applies_inside_another_git_repository(tmp_path):
 
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     task = load_task(DEFAULT_TASKS_DIR / "example-cube-color")
-    (patch,) = [s for s in task.solutions if s.patch is not None]
+    (patch,) = [s for s in task.solutions if s.patch is not None and s.kind != "mutant"]
     ws = materialize_solution(task, patch, tmp_path / "deep" / "ws")
     assert "BoxGeometry" in (ws / "main.js").read_text()

@@ -34,8 +34,10 @@ def test_validate_scores_every_candidate_and_repeat(tmp_path):
     assert s["confusion"] == {
         "valid": {"pass": 2, "fail": 0, "infra_error": 0},
         "adversarial": {"pass": 0, "fail": 4, "infra_error": 0},
+        "mutant": {"pass": 0, "fail": 0, "infra_error": 0},
         "empty": {"pass": 0, "fail": 2, "infra_error": 0},
     }
+    assert s["mutants"] == 0 and s["mutation_score"] is None
     cands = report["tasks"]["red-button"]["candidates"]
     assert set(cands) == {"valid/ok", "adversarial/bad0", "adversarial/bad1", "empty"}
     assert [r["repeat"] for r in cands["valid/ok"]["runs"]] == [0, 1]

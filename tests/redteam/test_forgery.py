@@ -146,6 +146,19 @@ xb.core.stepFrame = function (dt) { return coreStep.call(this, dt); };""",
       }).observe(document, {childList: true, subtree: true});
     </script>""",
     ),
+    # Wrap Web Audio's start(), where the harness logs every sound the page starts.
+    "wraps-audio": (
+        """const start = AudioScheduledSourceNode.prototype.start;
+AudioScheduledSourceNode.prototype.start = function (...a) { return start.apply(this, a); };""",
+        "",
+        "",
+    ),
+    # Give the orb a traverse() of its own, hiding what a probe or reader walks.
+    "shadows-traverse": (
+        "",
+        """this.orb.traverse = function (visit) { visit(this); };""",
+        "",
+    ),
     # Register with a made-up token, as if it were the harness module.
     "impersonates-harness": (
         """const guess = '0123456789abcdef0123456789abcdef';
@@ -191,6 +204,20 @@ def test_a_lie_in_state_does_not_change_what_the_harness_sees(tmp_path):
         node = select_orb_and_read(session)
     assert node.state["index"] == 1  # the app claims a step ...
     assert node.color == "#e53935"  # ... but its orb kept its first colour, and the harness says so
+
+
+def test_a_probe_reads_what_the_harness_captured_not_the_pages_globals(tmp_path):
+    fake = "window.xb = {core: {scene: {children: [], traverse() {}}}}; window.THREE = {};"
+    app = write_app(tmp_path, "fake-globals", init=fake)
+    with XRSession(app, scene="empty") as session:
+        session.step(1)
+        seen = session.probe("(h, tag) => h.core.scene.getObjectByName !== undefined && h.THREE.Color !== undefined")
+        orbs = session.probe(
+            "(h, tag) => { let n = 0; h.core.scene.traverse((o) => { h.guard(o, 'node');"
+            " if (o.userData.xrblocksDevtools?.tag === tag) n++; }); return n; }",
+            "color-orb",
+        )
+    assert seen is True and orbs == 1
 
 
 def test_the_wrong_app_alone_is_not_taken_for_tampering(tmp_path):

@@ -151,3 +151,7 @@ def test_the_same_actions_give_the_same_session(open_session):
     assert left.index("object_touch_start") < left.index("object_grab_start") < left.index("object_grab_end")
     assert any(e.type == "squeeze_start" and e.hand == "right" for e in events)
     assert any(e.type == "gesture_start" and e.name == "thumbs-up" and e.hand == "right" for e in events)
+    # Held gestures report updates between their start and end (XR Blocks' `gestureupdate`).
+    thumbs = [e for e in events if e.name == "thumbs-up" and e.hand == "right"]
+    kinds = [e.type for e in thumbs]
+    assert kinds[0] == "gesture_start" and "gesture_update" in kinds

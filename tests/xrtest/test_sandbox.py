@@ -31,8 +31,16 @@ needs_bwrap = pytest.mark.skipif(not _bwrap_works(), reason="needs root and a wo
 # --- planning ------------------------------------------------------------------------------------
 
 
-def test_not_root_keeps_chromiums_own_sandbox():
+def test_not_root_uses_bubblewrap_as_the_user_or_warns_of_the_shared_network(monkeypatch):
+    monkeypatch.setattr(sandbox, "_warned", set())
+    monkeypatch.setattr(sandbox, "probe_bwrap", lambda drop_privileges: None)
     plan = plan_sandbox(CHROMIUM, mode="auto", root=False)
+    assert (plan.kind, plan.chromium_sandbox) == ("bwrap", True)
+    script = plan.executable.read_text()
+    assert "--unshare-all" in script and "--share-net" not in script and "setpriv" not in script
+    monkeypatch.setattr(sandbox, "probe_bwrap", lambda drop_privileges: "no user namespaces")
+    with pytest.warns(SandboxWarning, match="host's network"):
+        plan = plan_sandbox(CHROMIUM, mode="auto", root=False)
     assert (plan.kind, plan.executable, plan.chromium_sandbox) == ("chromium", CHROMIUM, True)
 
 
@@ -87,7 +95,8 @@ def test_wrapper_hides_the_host_and_drops_privileges(tmp_path):
             "#!/bin/sh\n"
             'out="${1#--user-data-dir=}/out"\n'
             '{ id -u; ls /; cat /etc/passwd; test -e "$2" && echo REPO-VISIBLE; env | sort;\n'
-            '  touch /usr/x 2>/dev/null && echo USR-WRITABLE; ls /proc | grep -c "^[0-9]"; } > "$out" 2>&1\n'
+            '  touch /usr/x 2>/dev/null && echo USR-WRITABLE; grep -o "^ *[a-z0-9]*:" /proc/net/dev | tr -d " ";\n'
+            '  ls /proc | grep -c "^[0-9]"; } > "$out" 2>&1\n'
         )
         probe.chmod(0o755)
         wrapper = sandbox.write_wrapper(probe, bwrap=sandbox.find_bwrap(), drop_privileges=True)
@@ -111,6 +120,8 @@ def test_wrapper_hides_the_host_and_drops_privileges(tmp_path):
     assert "nobody:x:65534" in out and out.count(":x:") == 2  # the synthetic passwd, not the host's
     assert "REPO-VISIBLE" not in out and "USR-WRITABLE" not in out
     assert "s3cret" not in out and "HOME=/tmp" in out  # a cleared environment
+    # A network namespace of its own: its own loopback, no other interface.
+    assert [line for line in lines if line.endswith(":") and not line.startswith("/")] == ["lo:"]
     # Its own PID namespace: bubblewrap's init, the probe's shell and pipeline; none of the host's.
     assert int(lines[-1]) <= 6 < sum(p.isdigit() for p in os.listdir("/proc"))
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import tempfile
 from pathlib import Path
 from typing import Annotated
 
@@ -23,6 +22,7 @@ from xrbench.cli.common import (
 )
 from xrbench.errors import Problem, UserError, ValidationError
 from xrbench.genxr.task import DEFAULT_TASKS_DIR, SCHEMA_FILE, Task, find_task, load_tasks, task_json_schema
+from xrbench.procs import owned_temporary_directory
 
 app = App(help="GenXR-Bench: XR development tasks for coding agents (check, stats, verify, validate, run).")
 
@@ -54,9 +54,9 @@ def _pytest_args(value: str | None) -> list[str] | None:
 def _summary_table(tasks: list[Task]) -> Table:
     table = Table(title=f"{len(tasks)} task{'s' if len(tasks) != 1 else ''}", title_justify="left")
     table.add_column("task", no_wrap=True)  # ids are never truncated: they are what the user types
-    for col in ("type", "difficulty", "capabilities", "scenes", "tags", "tests"):
+    for col in ("type", "difficulty", "capabilities", "scenes", "tags", "tests", "reqs"):
         table.add_column(col, overflow="fold")
-    table.add_column("solutions\n(valid/adv.)", overflow="fold")
+    table.add_column("solutions\n(valid/adv./mut.)", overflow="fold")
     for t in tasks:
         s = t.spec
         name = t.id + (" [dim](example)[/dim]" if s.example else "")
@@ -72,7 +72,8 @@ def _summary_table(tasks: list[Task]) -> Table:
             ", ".join(sc.value for sc in s.scenes),
             str(len(s.tags)),
             f"{len(t.tests)}{kinds}",
-            f"{len(t.valid_solutions)}/{len(t.adversarial_solutions)}",
+            str(len(s.requirements)) if s.requirements else "[yellow]-[/yellow]",
+            f"{len(t.valid_solutions)}/{len(t.adversarial_solutions)}/{len(t.mutants)}",
         )
     return table
 
@@ -96,13 +97,18 @@ def check(
     pytest_args: PytestArgsOpt = None,
 ) -> None:
     """Validate every task of a suite (exit 2 with one line per problem)."""
-    loaded = load_tasks(tasks)
+    # Strict: the authoring rules (symlinks in tests/ and solutions/) are checked here, not on a run.
+    loaded = load_tasks(tasks, strict=True)
     console.print(_summary_table(loaded))
     if build:
         _check_builds(loaded)
     if solutions:
         _check_solutions(loaded, _pytest_args(pytest_args))
     console.print(f"[green]ok[/green]: {len(loaded)} task(s) in {tasks} are valid")
+    pending = [t.id for t in loaded if not t.spec.requirements and not t.spec.example]
+    if pending:
+        # The suite is being converted to requirements and mutants (task.py): say which are left.
+        console.print(f"[yellow]{len(pending)} task(s) declare no requirements yet[/yellow]: {', '.join(pending)}")
 
 
 def _check_builds(tasks: list[Task]) -> None:
@@ -115,7 +121,7 @@ def _check_builds(tasks: list[Task]) -> None:
     published = set(published_exports())
     problems: list[Problem] = []
     for task in sdk_tasks:
-        with tempfile.TemporaryDirectory(prefix="genxr-build-") as tmp:
+        with owned_temporary_directory("genxr-build-") as tmp:
             try:
                 prepare_workspace(task, Path(tmp) / "ws")
                 b = build_sdk(Path(tmp) / "ws")
@@ -148,7 +154,7 @@ def _check_solutions(tasks: list[Task], pytest_args: list[str] | None) -> None:
         for cand in candidates(task):
             solution, should_pass = cand.solution, cand.should_pass
             label = "starting workspace" if solution is None else cand.label
-            with tempfile.TemporaryDirectory(prefix="genxr-check-") as tmp:
+            with owned_temporary_directory("genxr-check-") as tmp:
                 ws = materialize(cand, Path(tmp) / "workspace")
                 verdict = verify(task, ws, Path(tmp) / "out", pytest_args=pytest_args)
             failing = [t for t in verdict.tests if not t.ok]
@@ -191,7 +197,7 @@ def stats(
     as_json: Annotated[bool, typer.Option("--json", help="Print the counts as JSON instead of tables")] = False,
 ) -> None:
     """The suite's composition by type, difficulty and capability (tables and an optional chart)."""
-    from xrbench.genxr.stats import TYPE_LABELS, save_chart, suite_stats
+    from xrbench.genxr.stats import PROOF_KEYS, TYPE_LABELS, save_chart, suite_stats
     from xrbench.genxr.task import Difficulty, TaskType
 
     s = suite_stats(load_tasks(tasks))
@@ -222,6 +228,17 @@ def stats(
             share = f"{100 * n / s.total:.0f}%" if s.total else "-"
             caps.add_row(c.value, *[str(row[t]) for t in TaskType], str(n), share)
         console.print(caps)
+        totals = s.proof_totals()
+        proof = Table(
+            title=f"Proof of the tests ({totals['tasks_with_requirements']} of {s.total} tasks declare requirements)",
+            title_justify="left",
+        )
+        for col in ("task", "requirements", "mutants", "valid solutions", "blind"):
+            proof.add_column(col, justify="left" if col == "task" else "right", no_wrap=col == "task")
+        for task_id, row in s.proof.items():
+            proof.add_row(task_id, *(str(row[k]) for k in PROOF_KEYS))
+        proof.add_row("[bold]all[/bold]", *(f"[bold]{totals[k]}[/bold]" for k in PROOF_KEYS))
+        console.print(proof)
     if out is not None:
         save_chart(s, out)
         err_console.print(f"wrote {out}")
@@ -263,7 +280,8 @@ def verify(
         table.add_row(v.id, v.kind.value if v.kind else "", f"[{color}]{v.outcome.value}[/{color}]", first[:120])
     console.print(table)
     if verdict.infra_error:
-        console.print(f"[bold yellow]infra error[/bold yellow]: {verdict.infra_error}", markup=True)
+        # An error, so on stderr, and one line whatever its length (paths are not wrapped).
+        err_console.print(f"infra error: {verdict.infra_error}", markup=False, highlight=False, soft_wrap=True)
         status = EXIT_INFRA
     elif verdict.passed:
         console.print("[bold green]passed[/bold green]")
@@ -271,7 +289,8 @@ def verify(
     else:
         console.print("[bold red]not passed[/bold red]")
         status = EXIT_FAILED
-    err_console.print(f"wrote {out}, {out.parent / 'reward.json'}, {out.parent / 'details.json'}")
+    wrote = f"wrote {out}, {out.parent / 'reward.json'}, {out.parent / 'details.json'}"
+    err_console.print(wrote, markup=False, highlight=False, soft_wrap=True)
     raise typer.Exit(status)
 
 

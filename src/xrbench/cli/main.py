@@ -10,7 +10,7 @@ import typer
 
 from xrbench.cli import context_cmd, genxr_cmd, guidance_cmd, report_cmd, setup_cmd, xr_cmd
 from xrbench.cli.common import App, BaseUrlOpt, ModelOpt, ProviderOpt, ReplayOpt, console
-from xrbench.procs import install_signal_handlers
+from xrbench.procs import install_signal_handlers, remove_stale_tempdirs
 
 app = App(help="xrbench: benchmarks for XR development and XR interfaces.")
 app.add_typer(context_cmd.app, name="context")
@@ -90,6 +90,8 @@ def compare(
 def main() -> None:
     # Ctrl-C or SIGTERM also ends the test runs and agents started in sessions of their own.
     install_signal_handlers()
+    # Folders a killed run left behind (see procs.owned_tempdir) go before this run makes its own.
+    remove_stale_tempdirs()
     app()
 
 

@@ -15,12 +15,12 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from xrbench.procs import owned_temporary_directory
 from xrbench.xrtest.browser import find_ffmpeg
 
 T = TypeVar("T")
@@ -119,7 +119,7 @@ def sample_frames(trial_dir: Path, out_dir: Path, n: int = 8) -> FrameSample:
     ffmpeg = str(found) if found else None
     if videos and ffmpeg is None:
         sample.notes.append("no ffmpeg to decode the videos (install imageio-ffmpeg); using key frames")
-    with tempfile.TemporaryDirectory(prefix="xrbench-frames-") as tmp:
+    with owned_temporary_directory("xrbench-frames-") as tmp:
         if ffmpeg:
             for i, (video, quota) in enumerate(zip(videos, _quotas(n, len(videos)), strict=True)):
                 frames = decode(video, Path(tmp) / f"v{i}", ffmpeg)

@@ -32,8 +32,8 @@ import shlex
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
+import traceback
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -44,7 +44,7 @@ from pathlib import Path
 from xrbench.genxr.sdk import SDK_DIR, SdkBuildError, SdkError, SdkToolError, build_sdk
 from xrbench.genxr.task import TESTS_DIR, DeclaredTest, Task, TaskType, TestKind
 from xrbench.genxr.workspace import IGNORED_NAMES, copy_app, copy_tree
-from xrbench.procs import wait_group
+from xrbench.procs import owned_tempdir, wait_group
 from xrbench.store.atomic import atomic_write_json, atomic_write_text
 
 
@@ -472,15 +472,28 @@ def default_pytest_args() -> list[str]:
     return ["-p", HARNESS_PLUGIN, "--xr-app", "{workspace}", "--xr-scenes", "{scenes}"] if available else []
 
 
-def _one_line(error: BaseException, limit: int = 300) -> str:
+def _squeeze(text: str, limit: int) -> str:
+    """`text` cut in the middle to `limit` characters (a path keeps its start and its end)."""
+    if len(text) <= limit:
+        return text
+    if limit < 10:
+        return text[:limit]
+    head = (limit - 3) // 2
+    return text[:head] + "..." + text[len(text) - (limit - 3 - head) :]
+
+
+def error_line(error: BaseException, limit: int = 300) -> str:
     """An exception as one short line (shutil.Error lists every file that failed)."""
     if isinstance(error, shutil.Error) and error.args and isinstance(error.args[0], list) and error.args[0]:
         src, _, why = error.args[0][0]
         more = len(error.args[0]) - 1
-        text = f"{src}: {why}" + (f" (and {more} more)" if more else "")
+        # str(OSError) ends with the quoted file name, which `src` already gives.
+        why = re.sub(r": '[^']*'$", "", str(why))
+        reason = " ".join(f": {why}".split()) + (f" (and {more} more)" if more else "")
+        # A link loop makes the path hundreds of characters long; the reason must survive the cut.
+        text = _squeeze(" ".join(str(src).split()), max(limit // 2, limit - len(reason))) + reason
     else:
-        text = str(error) or type(error).__name__
-    text = " ".join(text.split())
+        text = " ".join((str(error) or type(error).__name__).split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -544,7 +557,8 @@ def run_task_tests(
     if not workspace.is_dir():
         return RunReport(infra_error=f"setup_failed: workspace {workspace} is not a directory")
 
-    vdir = Path(tempfile.mkdtemp(prefix=f"genxr-verify-{task.id}-"))
+    # Named after this process, so that a folder left by a killed run is removed by the next one.
+    vdir = owned_tempdir(f"genxr-verify-{task.id}-")
     extra: dict = {"verification_dir": str(vdir) if keep_workdir else None}
     try:
         candidate = vdir / "workspace"
@@ -554,14 +568,14 @@ def run_task_tests(
             # makes the copy fail, which is the task's problem, never the candidate's.
             shutil.copytree(task.tests_dir, vdir / TESTS_DIR, ignore=shutil.ignore_patterns(*IGNORED_NAMES))
         except (OSError, RecursionError) as e:
-            return RunReport(infra_error=f"setup_failed: cannot copy the task's tests: {_one_line(e)}", extra=extra)
+            return RunReport(infra_error=f"setup_failed: cannot copy the task's tests: {error_line(e)}", extra=extra)
         (vdir / "pytest.ini").write_text(PYTEST_INI, encoding="utf-8")
         try:
             build_error = _prepare_candidate(task, workspace, candidate, out_dir, extra)
         except SdkToolError as e:
             return RunReport(infra_error=f"sdk_toolchain_unavailable: {e}", extra=extra)
         except (OSError, SdkError, RecursionError) as e:
-            return RunReport(infra_error=f"setup_failed: {_one_line(e)}", extra=extra)
+            return RunReport(infra_error=f"setup_failed: {error_line(e)}", extra=extra)
         extra["flags"] = harness_references(candidate)
         if build_error is not None:
             return RunReport(build_error=build_error, extra=extra)
@@ -658,8 +672,16 @@ def harness_references(root: Path, limit: int = 20) -> list[dict]:
 
 
 def verify(task: Task, workspace: str | Path, out_dir: str | Path, **kwargs) -> Verdict:
-    """Run the task's tests on `workspace` (see `run_task_tests`) and grade the result."""
-    run = run_task_tests(task, workspace, out_dir, **kwargs)
+    """Run the task's tests on `workspace` (see `run_task_tests`) and grade the result.
+
+    An unforeseen error of the run is a `runner_error` infrastructure error (its traceback goes to
+    details.json): it says nothing about the candidate, and must not stop a job or a check.
+    """
+    try:
+        run = run_task_tests(task, workspace, out_dir, **kwargs)
+    except Exception as e:
+        infra = f"runner_error: {type(e).__name__}: {error_line(e)}"
+        run = RunReport(infra_error=infra, extra={"traceback": traceback.format_exc()})
     return grade(task.id, task.type, task.tests, run)
 
 

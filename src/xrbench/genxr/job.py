@@ -223,7 +223,10 @@ def _execute(
         shutdown = getattr(executor, "shutdown", None)
         if shutdown:
             shutdown()
-    return write_summary(job_dir, config, len(specs))
+        # Written however the loop ended (no trial to run, every trial failed, an error, Ctrl-C):
+        # a job folder always says what finished.
+        summary = write_summary(job_dir, config, len(specs))
+    return summary
 
 
 def new_job_dir(out: Path, config: JobConfig) -> Path:

@@ -27,13 +27,13 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from xrbench.errors import UserError
+from xrbench.procs import owned_temporary_directory
 
 SDK_PACKAGE = "xrblocks"
 SDK_DIR = "sdk"
@@ -245,7 +245,7 @@ def build_sdk(
     out = sdk / "build"
     shutil.rmtree(out, ignore_errors=True)
     addons = addon_entry_points(src)
-    with tempfile.TemporaryDirectory(prefix="genxr-esbuild-") as tmp:
+    with owned_temporary_directory("genxr-esbuild-") as tmp:
         meta = Path(tmp) / "meta.json"
         cmd = [
             str(esbuild),
@@ -304,7 +304,7 @@ def published_exports(node_modules: str | Path | None = None) -> tuple[str, ...]
     """
     pkg = pinned_sdk_dir(node_modules)
     esbuild = find_esbuild(node_modules)
-    with tempfile.TemporaryDirectory(prefix="genxr-exports-") as tmp:
+    with owned_temporary_directory("genxr-exports-") as tmp:
         meta = Path(tmp) / "meta.json"
         proc = subprocess.run(
             [

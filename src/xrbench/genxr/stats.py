@@ -18,6 +18,8 @@ class SuiteStats:
     by_type: dict[TaskType, int]
     by_type_difficulty: dict[TaskType, dict[Difficulty, int]]
     by_capability: dict[Capability, dict[TaskType, int]]  # a task counts once per capability it has
+    # task id -> requirements, mutants, valid and blind valid solutions (the proof behind its tests)
+    proof: dict[str, dict[str, int]]
 
     def to_json(self) -> dict:
         """The counts with string keys (for `genxr stats --json`)."""
@@ -29,7 +31,18 @@ class SuiteStats:
                 t.value: {d.value: n for d, n in row.items()} for t, row in self.by_type_difficulty.items()
             },
             "by_capability": {c.value: {t.value: n for t, n in row.items()} for c, row in self.by_capability.items()},
+            "proof": self.proof,
+            "proof_totals": self.proof_totals(),
         }
+
+    def proof_totals(self) -> dict[str, int]:
+        """Requirements, mutants, valid and blind solutions over the suite, and tasks with requirements."""
+        totals = {key: sum(row[key] for row in self.proof.values()) for key in PROOF_KEYS}
+        totals["tasks_with_requirements"] = sum(row["requirements"] > 0 for row in self.proof.values())
+        return totals
+
+
+PROOF_KEYS = ("requirements", "mutants", "valid", "blind")
 
 
 def suite_stats(tasks: Sequence[Task]) -> SuiteStats:
@@ -49,6 +62,15 @@ def suite_stats(tasks: Sequence[Task]) -> SuiteStats:
         by_type=by_type,
         by_type_difficulty=by_td,
         by_capability=by_cap,
+        proof={
+            t.id: {
+                "requirements": len(t.spec.requirements),
+                "mutants": len(t.mutants),
+                "valid": len(t.valid_solutions),
+                "blind": sum(s.blind for s in t.valid_solutions),
+            }
+            for t in tasks
+        },
     )
 
 

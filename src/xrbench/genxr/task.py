@@ -11,6 +11,8 @@ A task lives in `<tasks root>/<task_id>/`::
       solutions/
         valid/<name>/       at least one; each a workspace folder or a folder holding one `*.patch`
         adversarial/<name>/ at least two; same forms, plus a one-line NOTE.md (or `note` in solution.toml)
+        mutants/<requirement-id>-<name>.patch
+                            a valid solution with one minimal edit that breaks that requirement (below)
 
 `task.toml` (JSON Schema: `task_json_schema()`, committed as `data/genxr/task.schema.json`)::
 
@@ -47,6 +49,11 @@ A task lives in `<tasks root>/<task_id>/`::
     tag = "color-cube"
     role = "The cube whose colour changes when the user selects it."
 
+    [[requirements]]                     # what the instruction asks for, and the tests that check it
+    id = "changes-colour"                # ^[a-z0-9]+(-[a-z0-9]+)*$, unique in the task
+    text = "Selecting the cube changes its colour."   # the instruction's words
+    tests = ["test_select_changes_colour"]            # test functions (`name`, `Class::name` or node id)
+
     [metadata]                           # free-form (author, source issue, ...)
 
 SDK tasks start from the pinned `xrblocks` 0.21.1 sources of the installed npm package
@@ -63,6 +70,27 @@ Solutions: a folder's files are copied over the starting workspace (NOTE.md and 
 metadata); a folder holding one `*.patch` is applied with `git apply` from the workspace root. SDK
 task solutions are patches (`a/sdk/src/...`), since the repository stores no SDK source.
 
+Requirements and mutants: every sentence of the instruction that states a behaviour, a number or an
+"only/either/never" is a requirement. A task that declares `[[requirements]]` must cover all of
+its tests with them (every requirement names at least one test, every test serves at least one
+requirement), and prove each requirement with at least one mutant: a patch
+`solutions/mutants/<requirement-id>-<name>.patch` against one of its valid solutions, which the
+tests must fail. The patch starts with two header lines, which `git apply` ignores::
+
+    Mutates: valid/<name>
+    Note: the box jumps onto the fingertip when grabbed (one line: what the edit breaks)
+    diff --git a/main.js b/main.js
+    ...
+
+A valid solution written from the instruction and the starting workspace alone, without sight of
+the tests or the other solutions, says so with `blind = true` in its `solution.toml`. Tasks
+without `[[requirements]]` still load (the suite is being converted); `genxr check` lists them.
+
+Symlinks in `tests/` and `solutions/` must stay inside the task folder and resolve: one that loops
+(itself, or back into a folder it sits in), dangles or leads outside is an authoring error that
+`xrbench genxr check` reports (`link_problems`, `load_task(..., strict=True)`). Loading for a run
+does not refuse such a task: its verification fails as a `setup_failed` infrastructure error.
+
 Every problem found on load is reported as one line naming the file and the field
 (`xrbench.errors.Problem`); `load_task`/`load_tasks` raise one `ValidationError` with all of them.
 """
@@ -70,9 +98,12 @@ Every problem found on load is reported as one line naming the file and the fiel
 from __future__ import annotations
 
 import ast
+import dataclasses
+import errno
+import os
 import re
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -208,6 +239,19 @@ class SdkSpec(_Model):
     edits: list[SdkEdit] = Field(default_factory=list)
 
 
+RequirementId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=60)]
+
+
+class RequirementSpec(_Model):
+    """`[[requirements]]`: one requirement the instruction states, and the tests that check it."""
+
+    id: RequirementId
+    text: str = Field(min_length=1, description="The instruction's words for it")
+    tests: list[str] = Field(
+        min_length=1, description="Test functions that check it: `test_x`, `TestC::test_x` or a node id"
+    )
+
+
 class TaskSpec(_Model):
     """The contents of `task.toml`."""
 
@@ -224,6 +268,7 @@ class TaskSpec(_Model):
     workspace: WorkspaceSpec | None = None
     sdk: SdkSpec | None = None
     tags: list[TagSpec] = Field(default_factory=list)
+    requirements: list[RequirementSpec] = Field(default_factory=list)
     metadata: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -240,15 +285,25 @@ class DeclaredTest:
     categories: tuple[str, ...] = ()  # `@pytest.mark.failure_category(...)`: what a failure of it means
 
 
+SolutionKind = Literal["valid", "adversarial", "mutant"]
+
+
 @dataclass(frozen=True)
 class Solution:
-    """A reference candidate: valid ones must pass, adversarial ones must not."""
+    """A reference candidate: valid ones must pass, adversarial ones and mutants must not.
+
+    A mutant is `base` (a valid solution's name) with `patch` applied on top; it breaks
+    `requirement`.
+    """
 
     name: str
-    kind: Literal["valid", "adversarial"]
-    path: Path  # the solution folder
-    patch: Path | None  # set when the folder holds a patch instead of workspace files
-    note: str | None  # what an adversarial solution gets wrong
+    kind: SolutionKind
+    path: Path  # the solution folder (a mutant: its patch file)
+    patch: Path | None  # set when the solution is a patch instead of workspace files
+    note: str | None  # what an adversarial solution or a mutant gets wrong
+    blind: bool = False  # a valid solution written from the instruction alone
+    base: str | None = None  # mutants: the valid solution they edit
+    requirement: str | None = None  # mutants: the requirement they break
 
 
 @dataclass(frozen=True)
@@ -285,6 +340,15 @@ class Task:
     def adversarial_solutions(self) -> list[Solution]:
         """Reference solutions that must not pass."""
         return [s for s in self.solutions if s.kind == "adversarial"]
+
+    @property
+    def mutants(self) -> list[Solution]:
+        """Valid solutions with one requirement broken: they must not pass."""
+        return [s for s in self.solutions if s.kind == "mutant"]
+
+    def solution(self, kind: str, name: str) -> Solution | None:
+        """The solution `kind/name`, or None."""
+        return next((s for s in self.solutions if s.kind == kind and s.name == name), None)
 
 
 def task_json_schema() -> dict:
@@ -374,15 +438,24 @@ def problems_from_pydantic(err: pydantic.ValidationError, file: str, text: str =
     return problems
 
 
+def read_text(path: Path) -> tuple[str | None, Problem | None]:
+    """The UTF-8 text of a task file, or None and one `Problem` saying why it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8"), None
+    except FileNotFoundError:
+        return None, Problem(str(path), "", "", "file not found")
+    except UnicodeDecodeError as e:
+        return None, Problem(str(path), "", "", f"not UTF-8 text ({e.reason})")
+    except OSError as e:  # a link loop, a folder, no permission: one line, never a traceback
+        return None, Problem(str(path), "", "", f"cannot read: {e.strerror or e}")
+
+
 def parse_task_toml(path: Path) -> tuple[TaskSpec | None, list[Problem]]:
     """Parse and validate one `task.toml`; returns the spec (None when invalid) and the problems."""
     name = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None, [Problem(name, "", "", "file not found")]
-    except UnicodeDecodeError as e:
-        return None, [Problem(name, "", "", f"not UTF-8 text ({e.reason})")]
+    text, problem = read_text(path)
+    if text is None:
+        return None, [problem] if problem else []
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -582,13 +655,17 @@ def declared_tests(task_dir: Path, task_type: TaskType) -> tuple[list[DeclaredTe
     for path in files:
         rel = path.relative_to(task_dir).as_posix()
         shown = str(path)
+        text, problem = read_text(path)
+        if text is None:
+            # A broken link is left to the link rules of `check` (`link_problems`); loading for a
+            # run must not refuse the task over it: its verification fails as setup_failed.
+            if problem and not path.is_symlink():
+                problems.append(problem)
+            continue
         try:
-            tree = ast.parse(path.read_text(encoding="utf-8"), filename=shown)
+            tree = ast.parse(text, filename=shown)
         except SyntaxError as e:
             problems.append(Problem(shown, f"line {e.lineno}", "", f"syntax error: {e.msg}"))
-            continue
-        except UnicodeDecodeError as e:
-            problems.append(Problem(shown, "", "", f"not UTF-8 text ({e.reason})"))
             continue
         module_marks = _module_marks(tree)
         candidates: list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, list[str]]] = []
@@ -652,33 +729,47 @@ def declared_tests(task_dir: Path, task_type: TaskType) -> tuple[list[DeclaredTe
 
 class _SolutionMeta(_Model):
     note: OneLine | None = None
+    blind: bool = Field(False, description="Written from the instruction and starting workspace alone")
 
 
-def _read_note(folder: Path) -> tuple[str | None, list[Problem]]:
+def _read_note(folder: Path) -> tuple[str | None, bool, list[Problem]]:
+    """A solution folder's note (NOTE.md or solution.toml) and whether it is a blind solution."""
     note: str | None = None
+    blind = False
     problems: list[Problem] = []
     meta = folder / "solution.toml"
     if meta.is_file():
         name = str(meta)
+        text, problem = read_text(meta)
         try:
-            data = tomllib.loads(meta.read_text(encoding="utf-8"))
-            note = _SolutionMeta.model_validate(data).note
+            if text is None:
+                problems += [problem] if problem else []
+            else:
+                meta_spec = _SolutionMeta.model_validate(tomllib.loads(text))
+                note, blind = meta_spec.note, meta_spec.blind
         except tomllib.TOMLDecodeError as e:
             problems.append(Problem(name, "", "", f"invalid TOML: {e}"))
         except pydantic.ValidationError as e:
             problems += problems_from_pydantic(e, name)
     md = folder / "NOTE.md"
     if md.is_file():
-        lines = [ln for ln in md.read_text(encoding="utf-8").splitlines() if ln.strip()]
-        if len(lines) != 1:
+        text, problem = read_text(md)
+        lines = [ln for ln in (text or "").splitlines() if ln.strip()]
+        if problem is not None:
+            problems.append(problem)
+        elif len(lines) != 1:
             problems.append(Problem(str(md), "", "", f"must be exactly one line (found {len(lines)})"))
         else:
             note = note or lines[0].strip()
-    return note, problems
+    return note, blind, problems
 
 
 def find_solutions(task_dir: Path) -> tuple[list[Solution], list[Problem]]:
-    """Discover `solutions/valid/*` and `solutions/adversarial/*` and check their form."""
+    """Discover `solutions/valid/*`, `solutions/adversarial/*` and `solutions/mutants/*.patch`.
+
+    Their form is checked here; what a mutant refers to (its requirement, its valid solution) is
+    checked against the spec in `requirement_problems`.
+    """
     solutions: list[Solution] = []
     problems: list[Problem] = []
     root = task_dir / SOLUTIONS_DIR
@@ -693,7 +784,7 @@ def find_solutions(task_dir: Path) -> tuple[list[Solution], list[Problem]]:
                     Problem(shown, "", "", "each solution must be a folder (workspace files or one .patch)")
                 )
                 continue
-            note, note_problems = _read_note(folder)
+            note, blind, note_problems = _read_note(folder)
             problems += note_problems
             content = [p for p in folder.iterdir() if p.name not in SOLUTION_META_FILES]
             patches = [p for p in content if p.is_file() and p.suffix == ".patch"]
@@ -710,31 +801,234 @@ def find_solutions(task_dir: Path) -> tuple[list[Solution], list[Problem]]:
             if kind == "adversarial" and not note and not note_problems:
                 problems.append(Problem(shown, "", "note", "adversarial solutions need a one-line NOTE.md"))
             solution_kind = cast(Literal["valid", "adversarial"], kind)
-            solutions.append(Solution(name=folder.name, kind=solution_kind, path=folder, patch=patch, note=note))
+            solutions.append(
+                Solution(name=folder.name, kind=solution_kind, path=folder, patch=patch, note=note, blind=blind)
+            )
             count += 1
         if count < minimum:
             problems.append(Problem(str(base), "", "", f"needs at least {minimum} {kind} solution(s), found {count}"))
-    return solutions, problems
+    mutants, mutant_problems = find_mutants(task_dir)
+    return solutions + mutants, problems + mutant_problems
+
+
+MUTANTS_DIR = "mutants"
+_PATCH_HEADER = re.compile(r"^(?P<key>[A-Za-z]+):[ \t]*(?P<value>.*?)\s*$")
+
+
+def find_mutants(task_dir: Path) -> tuple[list[Solution], list[Problem]]:
+    """`solutions/mutants/*.patch`, each with its `Mutates:` and `Note:` header lines."""
+    base = task_dir / SOLUTIONS_DIR / MUTANTS_DIR
+    if not base.is_dir():
+        return [], []
+    mutants: list[Solution] = []
+    problems: list[Problem] = []
+    for path in sorted(p for p in base.iterdir() if not p.name.startswith(".")):
+        shown = str(path)
+        if path.suffix != ".patch" or not path.is_file():
+            problems.append(Problem(shown, "", "", "a mutant is one <requirement-id>-<name>.patch file"))
+            continue
+        text, problem = read_text(path)
+        if text is None:
+            problems += [problem] if problem else []
+            continue
+        header: dict[str, str] = {}
+        for number, line in enumerate(text.splitlines(), start=1):
+            if line.startswith(("diff ", "--- ")):
+                break
+            m = _PATCH_HEADER.match(line)
+            if m and m["key"].lower() in ("mutates", "note"):
+                header[m["key"].lower()] = m["value"]
+            elif line.strip():
+                problems.append(Problem(shown, f"line {number}", "", "expected `Mutates:` or `Note:` before the diff"))
+        mutates = header.get("mutates", "")
+        if not mutates:
+            problems.append(
+                Problem(shown, "", "Mutates", "names the valid solution it edits (`Mutates: valid/<name>`)")
+            )
+        if not header.get("note"):
+            problems.append(Problem(shown, "", "Note", "says in one line what the edit breaks (`Note: ...`)"))
+        mutants.append(
+            Solution(
+                name=path.stem,
+                kind="mutant",
+                path=path,
+                patch=path,
+                note=header.get("note") or None,
+                base=mutates.removeprefix("valid/") or None,
+            )
+        )
+    return mutants, problems
+
+
+def _test_matches(test: DeclaredTest, ref: str) -> bool:
+    """Whether a requirement's test reference (`name`, `Class::name`, node id) names `test`."""
+    return test.id == ref or test.id.endswith(f"::{ref}")
+
+
+def requirement_problems(
+    spec: TaskSpec, tests: Sequence[DeclaredTest], solutions: Sequence[Solution], file: str
+) -> tuple[list[Problem], list[Solution]]:
+    """Check `[[requirements]]` against the tests and mutants; returns problems and the mutants
+    with their requirement filled in.
+
+    Without requirements (a task not converted yet) there are no rules, and mutants cannot name
+    one.
+    """
+    problems: list[Problem] = []
+    mutants = [s for s in solutions if s.kind == "mutant"]
+    ids = [r.id for r in spec.requirements]
+    for i, req in enumerate(spec.requirements):
+        where = f"requirements[{i}]"
+        if ids.count(req.id) > 1:
+            problems.append(Problem(file, where, "id", f"duplicate requirement id {req.id!r}"))
+        for ref in req.tests:
+            if not any(_test_matches(t, ref) for t in tests):
+                problems.append(Problem(file, where, "tests", f"{ref!r} names no test function in tests/"))
+    if spec.requirements:
+        for test in tests:
+            if not any(_test_matches(test, ref) for req in spec.requirements for ref in req.tests):
+                problems.append(Problem(file, "requirements", "tests", f"{test.id} checks no requirement"))
+    valid = {s.name for s in solutions if s.kind == "valid"}
+    linked: list[Solution] = []
+    for mutant in mutants:
+        # The longest id wins: `grab-offset-x` belongs to `grab-offset`, not to `grab`.
+        owner = max((r for r in ids if mutant.name.startswith(f"{r}-")), key=len, default=None)
+        if owner is None:
+            problems.append(Problem(str(mutant.path), "", "", "the file name must start with a requirement id and `-`"))
+        if mutant.base is not None and mutant.base not in valid:
+            problems.append(Problem(str(mutant.path), "", "Mutates", f"no valid solution named {mutant.base!r}"))
+        linked.append(dataclasses.replace(mutant, requirement=owner))
+    killed_by = {m.requirement for m in linked}
+    for i, req in enumerate(spec.requirements):
+        if req.id not in killed_by:
+            problems.append(
+                Problem(file, f"requirements[{i}]", "id", f"{req.id!r} has no mutant in solutions/mutants/")
+            )
+    return problems, linked
+
+
+# --- symlinks -------------------------------------------------------------------------------------
+
+# Folders whose links are checked: the verifier copies tests/ following links, and solutions/ are
+# copied into candidate workspaces.
+LINKED_DIRS = (TESTS_DIR, SOLUTIONS_DIR)
+
+
+def _link_target(link: Path, root: Path) -> tuple[Path | None, str | None]:
+    """Where `link` resolves to (inside `root`), or None and why it is not acceptable."""
+    shown = f"-> {os.readlink(link)}"
+    try:
+        target = link.resolve(strict=True)
+    except RuntimeError:  # Python < 3.13 reports a loop met while resolving this way
+        return None, f"symlink loop ({shown}): it cannot be resolved"
+    except FileNotFoundError:
+        return None, f"dangling symlink ({shown}): the target does not exist"
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            return None, f"symlink loop ({shown}): it cannot be resolved"
+        return None, f"unresolvable symlink ({shown}): {e.strerror or e}"
+    if not target.is_relative_to(root):
+        return None, f"symlink leads outside the task folder ({shown})"
+    return target, None
+
+
+class _LinkWalk:
+    """A depth-first walk of folders that follows links, as a copy that follows them would.
+
+    Real folders are the nodes. Reaching a folder that is still being walked (the task folder, or
+    one on the current path) means the last link followed closes a loop: following it never ends.
+    """
+
+    def __init__(self, task_dir: Path):
+        self.task_dir = task_dir
+        self.root = task_dir.resolve()
+        self.active: set[Path] = {self.root}  # real folders on the current path
+        self.done: set[Path] = set()  # real folders walked to the end (their links are checked)
+        self.links: list[Path] = []  # the links followed on the current path
+        self.reported: set[Path] = set()  # real places of the links reported
+        self.problems: list[Problem] = []
+
+    def report(self, link: Path, message: str) -> None:
+        """One problem per link, named by where it really is (task folder + relative path)."""
+        try:
+            place = link.parent.resolve() / link.name
+            shown = self.task_dir / place.relative_to(self.root)
+        except (OSError, RuntimeError, ValueError):
+            place = shown = link
+        if place not in self.reported:
+            self.reported.add(place)
+            self.problems.append(Problem(str(shown), "", "", message))
+
+    def entry(self, path: Path) -> None:
+        """Check `path` if it is a link, and walk into it if it leads to a folder."""
+        if not path.is_symlink():
+            if path.is_dir():
+                self.folder(path, path.resolve())
+            return
+        target, why = _link_target(path, self.root)
+        if target is None:
+            self.report(path, why or "unusable symlink")
+        elif target.is_dir():
+            self.links.append(path)
+            self.folder(path, target)
+            self.links.pop()
+
+    def folder(self, path: Path, real: Path) -> None:
+        """Walk one folder (reached as `path`, really `real`) unless it was walked already."""
+        if real in self.active:
+            if self.links:  # without a link on the path, a real tree has no loops
+                link = self.links[-1]
+                rel = real.relative_to(self.root).as_posix()
+                where = "the task folder" if rel == "." else rel
+                self.report(link, f"symlink loop (-> {os.readlink(link)}): following it leads back into {where}")
+            return
+        if real in self.done:
+            return
+        self.active.add(real)
+        try:
+            children = sorted(path.iterdir())
+        except OSError as e:
+            children = []
+            self.problems.append(Problem(str(path), "", "", f"cannot list the folder: {e.strerror or e}"))
+        for child in children:
+            self.entry(child)
+        self.active.discard(real)
+        self.done.add(real)
+
+
+def link_problems(task_dir: str | Path) -> list[Problem]:
+    """Symlinks in the task's `tests/` and `solutions/` that loop, dangle or lead outside the task
+    folder, one `Problem` each. Links that stay inside the task folder are fine (and are followed).
+    """
+    walk = _LinkWalk(Path(task_dir))
+    for name in LINKED_DIRS:
+        path = walk.task_dir / name
+        if path.is_symlink() or path.exists():
+            walk.entry(path)
+    return walk.problems
 
 
 # --- loading --------------------------------------------------------------------------------------
 
 
-def load_task(task_dir: str | Path) -> Task:
-    """Load and validate one task directory; raises `ValidationError` listing every problem."""
+def load_task(task_dir: str | Path, *, strict: bool = False) -> Task:
+    """Load and validate one task directory; raises `ValidationError` listing every problem.
+
+    `strict` adds the authoring rules that only `xrbench genxr check` enforces (`link_problems`):
+    running a task never depends on them, so a run reports such a task as an infrastructure error.
+    """
     task_dir = Path(task_dir)
     if not task_dir.is_dir():
         raise ValidationError([Problem(str(task_dir), "", "", "task directory not found")])
     toml_path = task_dir / TASK_FILE
     spec, problems = parse_task_toml(toml_path)
     instruction_path = task_dir / INSTRUCTION_FILE
-    instruction = ""
-    if instruction_path.is_file():
-        instruction = instruction_path.read_text(encoding="utf-8")
-        if not instruction.strip():
-            problems.append(Problem(str(instruction_path), "", "", "the instruction is empty"))
-    else:
-        problems.append(Problem(str(instruction_path), "", "", "file not found"))
+    text, problem = read_text(instruction_path)
+    instruction = text or ""
+    if problem is not None:
+        problems.append(problem)
+    elif not instruction.strip():
+        problems.append(Problem(str(instruction_path), "", "", "the instruction is empty"))
     tests: list[DeclaredTest] = []
     solutions: list[Solution] = []
     if spec is not None:
@@ -746,6 +1040,12 @@ def load_task(task_dir: str | Path) -> Task:
             problems += _leak_problems(instruction, tests, str(instruction_path))
     solutions, solution_problems = find_solutions(task_dir)
     problems += solution_problems
+    if spec is not None:
+        req_problems, mutants = requirement_problems(spec, tests, solutions, str(toml_path))
+        problems += req_problems
+        solutions = [s for s in solutions if s.kind != "mutant"] + mutants
+    if strict:
+        problems += link_problems(task_dir)
     if problems:
         raise ValidationError(problems)
     assert spec is not None
@@ -757,8 +1057,11 @@ def task_dirs(root: str | Path) -> list[Path]:
     return sorted(p.parent for p in Path(root).glob(f"*/{TASK_FILE}"))
 
 
-def load_tasks(root: str | Path = DEFAULT_TASKS_DIR) -> list[Task]:
-    """Load every `<root>/*/task.toml`; raises one `ValidationError` with the problems of all tasks."""
+def load_tasks(root: str | Path = DEFAULT_TASKS_DIR, *, strict: bool = False) -> list[Task]:
+    """Load every `<root>/*/task.toml`; raises one `ValidationError` with the problems of all tasks.
+
+    `strict`: as for `load_task` (what `xrbench genxr check` uses).
+    """
     root = Path(root)
     if not root.is_dir():
         raise ValidationError([Problem(str(root), "", "", "tasks directory not found")])
@@ -769,7 +1072,7 @@ def load_tasks(root: str | Path = DEFAULT_TASKS_DIR) -> list[Task]:
     problems: list[Problem] = []
     for d in dirs:
         try:
-            tasks.append(load_task(d))
+            tasks.append(load_task(d, strict=strict))
         except ValidationError as e:
             problems += e.problems
     if problems:

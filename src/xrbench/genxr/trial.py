@@ -23,9 +23,17 @@ from pathlib import Path
 from typing import Any
 
 from xrbench.genxr.agents.base import AgentLimits, AgentResult, TrialContext
-from xrbench.genxr.grading import Verdict, default_pytest_args, verify, write_verdict
+from xrbench.genxr.grading import (
+    RunReport,
+    Verdict,
+    default_pytest_args,
+    error_line,
+    grade,
+    verify,
+    write_verdict,
+)
 from xrbench.genxr.sandbox import Sandbox
-from xrbench.genxr.task import load_task
+from xrbench.genxr.task import Task, TaskType, load_task
 from xrbench.genxr.workspace import prepare_workspace
 from xrbench.procs import interrupted
 from xrbench.store.atomic import atomic_write_json, atomic_write_text
@@ -119,22 +127,58 @@ def failure_categories(task: Any, verdict: Verdict) -> list[str]:
 def run_trial(spec: TrialSpec) -> dict[str, Any]:
     """Run one trial (see the module docstring); returns the `result.json` record.
 
-    A trial folder left by an interrupted run (no result.json) is started over.
+    A trial folder left by an interrupted run (no result.json) is started over. A trial that
+    cannot be prepared (the task does not load, its starting workspace cannot be made) still
+    finishes: it is recorded as a `setup_failed` infrastructure error, so the job goes on.
     """
-    from xrbench.genxr.agents.registry import make_agent
-
     trial = Path(spec.trial_dir)
     if trial.exists():
         shutil.rmtree(trial)
     agent_dir, ws = trial / "agent", trial / "workspace"
     agent_dir.mkdir(parents=True)
-    task = load_task(spec.task_dir)
     t0 = time.perf_counter()
-    prepare_workspace(task, ws)
-    sandbox = Sandbox(ws, hidden=[Path(p) for p in spec.hidden], network=spec.network, env_pass=spec.env_pass)
+    task: Task | None = None
+    try:
+        task = load_task(spec.task_dir)
+        prepare_workspace(task, ws)
+        sandbox = _sandbox(spec, ws)
+    except Exception as e:  # the task's or the machine's problem, never the agent's: one line, no crash
+        atomic_write_text(agent_dir / "error.txt", traceback.format_exc())
+        return _setup_failed(spec, task, e, time.perf_counter() - t0)
+
+    t_agent = time.perf_counter()
+    agent_result = _run_agent(spec, task, ws, agent_dir, sandbox)
+    agent_s = time.perf_counter() - t_agent
+
+    t_verify = time.perf_counter()
+    verdict, tries = _verify(spec, task, ws, trial / "verifier")
+    write_verdict(verdict, trial / "verifier" / "verdict.json")
+    verifier_s = time.perf_counter() - t_verify
+
+    timings = {"agent_s": agent_s, "verifier_s": verifier_s, "total_s": time.perf_counter() - t0}
+    result = _record(spec, task, verdict, tries, agent_result, timings, sandbox.describe())
+    if interrupted():  # the agent or the verifier was killed by Ctrl-C: leave the trial unfinished
+        raise KeyboardInterrupt
+    atomic_write_json(trial / RESULT_FILE, result)
+    return result
+
+
+def _sandbox(spec: TrialSpec, ws: Path) -> Sandbox:
+    """The agent's sandbox: the workspace writable, the tasks and the job hidden."""
+    # The workspace was made for this trial just now: as root it is handed to the sandbox user.
+    sandbox = Sandbox(
+        ws, hidden=[Path(p) for p in spec.hidden], network=spec.network, env_pass=spec.env_pass, own_workspace=True
+    )
     sandbox.extra_env = _resources()
-    # Bound explicitly: a checkout under /tmp would otherwise vanish behind the sandbox's private /tmp.
+    # Also part of the toolkit the sandbox binds; named again so they show even if hidden above.
     sandbox.readable = [Path(p) for p in sandbox.extra_env.values()]
+    return sandbox
+
+
+def _run_agent(spec: TrialSpec, task: Task, ws: Path, agent_dir: Path, sandbox: Sandbox) -> AgentResult:
+    """Run the agent on the prepared workspace; its failure is recorded, graded as it stands, never retried."""
+    from xrbench.genxr.agents.registry import make_agent
+
     ctx = TrialContext(
         task=task,
         instruction=task.instruction,
@@ -145,26 +189,51 @@ def run_trial(spec: TrialSpec) -> dict[str, Any]:
         attempt=spec.attempt,
         seed=spec.seed + spec.attempt,
     )
-    t_agent = time.perf_counter()
     try:
         agent = make_agent(spec.agent.name, spec.agent.args, spec.agent.provider)
-        agent_result = agent.run(ctx)
-    except Exception as e:  # the agent's failure: recorded, graded as it stands, never retried
+        return agent.run(ctx)
+    except Exception as e:
         atomic_write_text(agent_dir / "error.txt", traceback.format_exc())
-        agent_result = AgentResult("error", message=f"{type(e).__name__}: {e}")
-    agent_s = time.perf_counter() - t_agent
+        return AgentResult("error", message=f"{type(e).__name__}: {e}")
 
-    t_verify = time.perf_counter()
-    verdict, tries = _verify(spec, task, ws, trial / "verifier")
+
+def _setup_failed(spec: TrialSpec, task: Task | None, error: BaseException, seconds: float) -> dict[str, Any]:
+    """Finish a trial that could not be prepared: a `setup_failed` infrastructure error, reward 0.
+
+    The agent never ran and the verifier is not retried (the same setup would fail again); the
+    verdict files are written as for any trial, so the trial reads like every other one.
+    """
+    trial = Path(spec.trial_dir)
+    infra = f"setup_failed: cannot prepare the trial: {error_line(error)}"
+    if task is None:
+        # The task no longer loads (it changed after the job started): grade what is known of it.
+        verdict = grade(Path(spec.task_dir).name, TaskType.APP, (), RunReport(infra_error=infra))
+    else:
+        verdict = grade(task.id, task.type, task.tests, RunReport(infra_error=infra))
     write_verdict(verdict, trial / "verifier" / "verdict.json")
-    verifier_s = time.perf_counter() - t_verify
+    agent_result = AgentResult("error", message="not run: the trial could not be prepared")
+    timings = {"agent_s": 0.0, "verifier_s": 0.0, "total_s": seconds}
+    result = _record(spec, task, verdict, 0, agent_result, timings, {})
+    atomic_write_json(trial / RESULT_FILE, result)
+    return result
 
-    result = {
+
+def _record(
+    spec: TrialSpec,
+    task: Task | None,
+    verdict: Verdict,
+    tries: int,
+    agent_result: AgentResult,
+    timings: dict[str, float],
+    sandbox: dict[str, Any],
+) -> dict[str, Any]:
+    """The `result.json` record (task fields are null when the task did not load)."""
+    return {
         "trial": spec.trial_id,
-        "task": task.id,
-        "task_type": task.type.value,
-        "difficulty": task.spec.difficulty.value,
-        "capabilities": [c.value for c in task.spec.capabilities],
+        "task": task.id if task else Path(spec.task_dir).name,
+        "task_type": task.type.value if task else None,
+        "difficulty": task.spec.difficulty.value if task else None,
+        "capabilities": [c.value for c in task.spec.capabilities] if task else [],
         "agent": spec.agent.name,
         "model": spec.agent.provider.get("model"),
         "attempt": spec.attempt,
@@ -173,17 +242,9 @@ def run_trial(spec: TrialSpec) -> dict[str, Any]:
         "infra_error": verdict.infra_error,
         "verifier_tries": tries,
         "failed_tests": [t.id for t in verdict.tests if not t.ok],
-        "failure_categories": failure_categories(task, verdict),
+        "failure_categories": failure_categories(task, verdict) if task else [],
         "agent_result": agent_result.to_json(),
-        "timings": {
-            "agent_s": round(agent_s, 3),
-            "verifier_s": round(verifier_s, 3),
-            "total_s": round(time.perf_counter() - t0, 3),
-        },
+        "timings": {k: round(v, 3) for k, v in timings.items()},
         "limits": asdict(spec.limits),
-        "sandbox": sandbox.describe(),
+        "sandbox": sandbox,
     }
-    if interrupted():  # the agent or the verifier was killed by Ctrl-C: leave the trial unfinished
-        raise KeyboardInterrupt
-    atomic_write_json(trial / RESULT_FILE, result)
-    return result

@@ -1,12 +1,15 @@
 """Suite validation: run every reference candidate of every task N times and score the verifier.
 
-For each task the candidates are its valid solutions (must pass), its adversarial solutions (must
-not) and the untouched starting workspace (`empty`, must not). Each runs `repeats` times through
+For each task the candidates are its valid solutions (must pass), its adversarial solutions and
+mutants (must not) and the untouched starting workspace (`empty`, must not). Each runs `repeats` times through
 the same `verify()` a real candidate goes through. The report (FIXED keys, see the issue):
 
     {"summary": {"tasks", "candidates", "accuracy", "flaky_candidates", "tasks_by_type",
-                 "difficulty", "capabilities", "confusion", ...},
-     "tasks": {task_id: {..., "candidates": {label: {"expected", "runs": [...], ...}}}}}
+                 "difficulty", "capabilities", "confusion", "mutants", "mutation_score", ...},
+     "tasks": {task_id: {..., "mutation_score", "candidates": {label: {"expected", "runs": [...], ...}}}}}
+
+The mutation score is the share of mutants (a valid solution with one requirement broken, see
+`xrbench.genxr.task`) that failed in every run; it must be 1.0.
 
 Accuracy is over runs: a valid candidate's run is correct when it passes, an adversarial or
 empty one's when it fails; an infrastructure error is never correct (it proves nothing). A flaky
@@ -18,11 +21,10 @@ finished runs of unchanged tasks (a task's fingerprint is the hash of its files)
 
 from __future__ import annotations
 
-import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,6 +33,7 @@ from xrbench.exec.local import LocalExecutor
 from xrbench.genxr.grading import default_pytest_args, verify
 from xrbench.genxr.task import Solution, Task
 from xrbench.genxr.workspace import IGNORED_NAMES, materialize_solution, prepare_workspace
+from xrbench.procs import owned_temporary_directory
 from xrbench.store.atomic import atomic_write_json
 from xrbench.store.provenance import tree_sha256
 from xrbench.store.read import read_json
@@ -82,7 +85,7 @@ def materialize(cand: Candidate, dest: Path) -> Path:
 def run_candidate(cand: Candidate, pytest_args: Sequence[str] | None = None) -> dict[str, Any]:
     """Materialize the candidate in a temporary workspace, verify it once, return the run record."""
     t0 = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix=f"genxr-validate-{cand.task.id}-") as tmp:
+    with owned_temporary_directory(f"genxr-validate-{cand.task.id}-") as tmp:
         ws = materialize(cand, Path(tmp) / "workspace")
         verdict = verify(cand.task, ws, Path(tmp) / "out", pytest_args=pytest_args)
     outcome = INFRA if verdict.infra_error else PASS if verdict.passed else FAIL
@@ -103,7 +106,7 @@ def summarize(tasks: Sequence[Task], per_task: dict[str, dict[str, Any]]) -> dic
     """The FIXED summary block from the per-task records."""
     runs = correct = 0
     flaky: list[str] = []
-    confusion: dict[str, Counter[str]] = {k: Counter() for k in ("valid", "adversarial", EMPTY)}
+    confusion: dict[str, Counter[str]] = {k: Counter() for k in ("valid", "adversarial", "mutant", EMPTY)}
     n_candidates = 0
     seconds = 0.0
     for task in tasks:
@@ -130,7 +133,20 @@ def summarize(tasks: Sequence[Task], per_task: dict[str, dict[str, Any]]) -> dic
         # expected kind -> observed outcome -> runs
         "confusion": {k: {o: c.get(o, 0) for o in (PASS, FAIL, INFRA)} for k, c in confusion.items()},
         "candidate_seconds": round(seconds, 1),
+        # Mutants failed in every run / mutants run: 1.0 when the tests catch every broken requirement.
+        "mutants": sum(len(t.mutants) for t in tasks),
+        "mutation_score": mutation_score(
+            rec for t in tasks for rec in per_task.get(t.id, {}).get("candidates", {}).values()
+        ),
     }
+
+
+def mutation_score(records: Iterable[dict[str, Any]]) -> float | None:
+    """Of the mutant candidates with runs, the share that failed in every run (None: no mutant ran)."""
+    runs = [[r["outcome"] for r in rec["runs"]] for rec in records if rec["kind"] == "mutant" and rec["runs"]]
+    if not runs:
+        return None
+    return round(sum(all(o == FAIL for o in outcomes) for outcomes in runs) / len(runs), 6)
 
 
 def _load_previous(out: Path) -> dict[str, Any]:
@@ -186,6 +202,7 @@ def validate(
             done = [r for r in done if isinstance(r, dict) and r.get("repeat", 0) < repeats][:repeats]
             entry["candidates"][cand.label] = {
                 "kind": cand.kind,
+                **({"requirement": cand.solution.requirement} if cand.kind == "mutant" else {}),
                 "expected": PASS if cand.should_pass else FAIL,
                 "note": cand.solution.note if cand.solution else "the untouched starting workspace",
                 "runs": done,
@@ -202,6 +219,7 @@ def validate(
                 outcomes = [r["outcome"] for r in rec["runs"]]
                 rec["flaky"] = len(set(outcomes)) > 1
                 rec["correct"] = bool(outcomes) and all(_correct(rec["kind"], o) for o in outcomes)
+            entry["mutation_score"] = mutation_score(entry["candidates"].values())
         report = {"summary": summarize(tasks, per_task), "repeats": repeats, "tasks": per_task}
         atomic_write_json(out, report)
         return report

@@ -111,7 +111,8 @@ def apply_solution(solution: Solution, workspace: Path) -> None:
     )
     if proc.returncode != 0:
         msg = " | ".join(proc.stderr.strip().splitlines()[:3]) or f"exit status {proc.returncode}"
-        raise WorkspaceError(f"{solution.patch}: does not apply to the starting workspace: {msg}")
+        onto = f"valid/{solution.base}" if solution.kind == "mutant" else "the starting workspace"
+        raise WorkspaceError(f"{solution.patch}: does not apply to {onto}: {msg}")
 
 
 def materialize_solution(
@@ -120,5 +121,10 @@ def materialize_solution(
     """A candidate workspace for `solution`: the starting workspace with the solution applied."""
     dest = Path(dest)
     prepare_workspace(task, dest, node_modules=node_modules)
+    if solution.kind == "mutant":  # a valid solution with one edit on top
+        base = task.solution("valid", solution.base or "")
+        if base is None:
+            raise WorkspaceError(f"{solution.path}: no valid solution named {solution.base!r} to mutate")
+        apply_solution(base, dest)
     apply_solution(solution, dest)
     return dest

@@ -20,6 +20,7 @@ from typing import Any
 
 from xrbench.guidance.score import ModuleParser, score_source
 from xrbench.guidance.task import TASKS_DIR, Task, default_xrblocks_root, discover, load_task, resolve
+from xrbench.procs import owned_temporary_directory
 
 BROKEN_MARKER = "BROKEN.md"
 
@@ -154,7 +155,6 @@ def _check_references(
 ) -> None:
     """Smoke- and runtime-test each reference answer inside a copy of its template."""
     import shutil
-    import tempfile
 
     from xrbench.guidance.runtime import run_runtime_tests
     from xrbench.guidance.smoke import smoke_test
@@ -164,7 +164,7 @@ def _check_references(
         ref = task.reference_solution
         if ref is None or task.template_dir is None:
             continue
-        with tempfile.TemporaryDirectory(prefix=f"guidance-ref-{task.id}-") as tmp:
+        with owned_temporary_directory(f"guidance-ref-{task.id}-") as tmp:
             ws = Path(tmp) / "workspace"
             shutil.copytree(task.template_dir, ws, ignore=shutil.ignore_patterns(BROKEN_MARKER))
             shutil.copyfile(ref, ws / task.spec.edit_file)

@@ -14,10 +14,10 @@ crashed or timed out.
 from __future__ import annotations
 
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from xrbench.procs import owned_tempdir
 from xrbench.xrtest.runner import run_xr_tests
 
 PYTEST_INI = "[pytest]\naddopts =\n"
@@ -29,7 +29,7 @@ def run_runtime_tests(
     tests_dir: Path, workspace: str | Path, *, timeout_s: float = DEFAULT_TIMEOUT_S
 ) -> dict[str, Any]:
     """Run the task's XR tests on `workspace`; returns `runtime_pass` and per-test outcomes."""
-    vdir = Path(tempfile.mkdtemp(prefix="guidance-runtime-"))
+    vdir = owned_tempdir("guidance-runtime-")
     try:
         shutil.copytree(tests_dir, vdir / "tests", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         ini = vdir / "pytest.ini"

@@ -19,7 +19,7 @@ from xrbench.xrtest.errors import (
 from xrbench.xrtest.iwer import IWERSession
 from xrbench.xrtest.routing import FailedRequest, RemoteRequest, SessionLog
 from xrbench.xrtest.scenes import Scene, get_scene, list_scenes
-from xrbench.xrtest.server import StaticServer
+from xrbench.xrtest.server import AppServer
 from xrbench.xrtest.session import Joint, Pose, SceneNode, UIRect, XRSession
 from xrbench.xrtest.vlm import adaptive_act, assert_vlm, vlm_check
 from xrbench.xrtest.webdeps import WebDeps, find_web_deps
@@ -27,6 +27,7 @@ from xrbench.xrtest.workspace import Workspace, create_workspace
 
 __all__ = [
     "AppInitError",
+    "AppServer",
     "BrowserHandle",
     "BrowserLaunchError",
     "FailedRequest",
@@ -39,7 +40,6 @@ __all__ = [
     "SceneNode",
     "SessionClosedError",
     "SessionLog",
-    "StaticServer",
     "TagNotFoundError",
     "UIRect",
     "WebDeps",

@@ -18,7 +18,6 @@ import contextlib
 import json
 import os
 import shutil
-import tempfile
 import threading
 import warnings
 from collections.abc import Iterator
@@ -27,6 +26,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Error, Playwright, sync_playwright
 
+from xrbench.procs import owned_tempdir
 from xrbench.xrtest.errors import BrowserLaunchError
 from xrbench.xrtest.sandbox import SandboxPlan, SandboxWarning, plan_sandbox
 
@@ -181,7 +181,7 @@ def _driver_environment() -> Iterator[None]:
     if playwright_has_ffmpeg() or os.environ.get("PLAYWRIGHT_BROWSERS_PATH") or rev is None or ffmpeg is None:
         yield
         return
-    registry = Path(tempfile.mkdtemp(prefix="xrbench-playwright-"))
+    registry = owned_tempdir("xrbench-playwright-")
     atexit.register(shutil.rmtree, registry, True)
     default = _default_registry()
     if default.is_dir():

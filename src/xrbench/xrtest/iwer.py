@@ -12,7 +12,7 @@ written in JavaScript: installed as `navigator.xr`, it emulates a Quest headset 
 and tracked hands, and `@iwer/sem` adds scanned rooms (planes, meshes, hit tests) for AR.
 
 The lifecycle is `XRSession`'s: the app is copied into a temporary workspace whose import map
-points `three`, `iwer` and `@iwer/sem` at the pinned node_modules, served on 127.0.0.1, opened in
+points `three`, `iwer` and `@iwer/sem` at the pinned node_modules, served by request routing, opened in
 a fresh context of the shared browser with CDN requests answered locally or aborted, and torn down
 on close (also on Ctrl-C). The harness page module (`js/iwer_harness.js`) runs before the app's
 modules, installs IWER with `forceInstall` (Chromium already exposes a native `navigator.xr`),
@@ -54,7 +54,7 @@ from xrbench.xrtest.browser import shared_browser
 from xrbench.xrtest.errors import AppInitError, SessionClosedError, TagNotFoundError, WebDepsError, XRTestError
 from xrbench.xrtest.pagesession import PageSession
 from xrbench.xrtest.routing import Router, SessionLog, attach_log
-from xrbench.xrtest.server import StaticServer
+from xrbench.xrtest.server import AppServer
 from xrbench.xrtest.session import (
     DEFAULT_DT_MS,
     DEFAULT_VIEWPORT,
@@ -235,7 +235,7 @@ class IWERSession(PageSession):
         self.log = SessionLog()
         self.init_status: dict[str, Any] = {}
         self.workspace: Workspace | None = None
-        self.server: StaticServer | None = None
+        self.server: AppServer | None = None
         self.context: BrowserContext | None = None
         self._page: Page | None = None
         self._closed = False
@@ -304,7 +304,7 @@ class IWERSession(PageSession):
             ),
             encoding="utf-8",
         )
-        self.server = StaticServer(self.workspace.path, deps.node_modules).start()
+        self.server = AppServer(self.workspace.path, deps.node_modules)
         browser = self._browser_arg or shared_browser()
         extra: dict[str, Any] = {}
         for hook in self.hooks:
@@ -319,6 +319,7 @@ class IWERSession(PageSession):
             hook.context_created(self)  # type: ignore[arg-type]
         self.context.set_default_timeout(self.init_timeout_s * 1000)
         attach_log(self.context, self.log)
+        self.server.install(self.context)
         Router(deps, self.server.base_url, self.log).install(self.context)
         self.context.add_init_script(
             script=f"window.__xrtestConfig = {json.dumps(self._config())};\n"

@@ -9,7 +9,7 @@ from playwright.sync_api import BrowserContext, Page
 
 from xrbench.xrtest.errors import SessionClosedError
 from xrbench.xrtest.routing import FailedRequest, RemoteRequest, SessionLog
-from xrbench.xrtest.server import StaticServer
+from xrbench.xrtest.server import AppServer
 from xrbench.xrtest.workspace import Workspace
 
 
@@ -23,13 +23,13 @@ class PageSession:
     log: SessionLog
     hooks: list[Any]
     workspace: Workspace | None
-    server: StaticServer | None
+    server: AppServer | None
     context: BrowserContext | None
     _page: Page | None
     _closed: bool
 
     def close(self) -> None:
-        """Close the page's context, stop the server and delete the workspace (idempotent)."""
+        """Close the page's context and delete the workspace (idempotent)."""
         self._closed = True
         for hook in self.hooks:
             # A failing hook (e.g. a trace that cannot be written) must not stop the cleanup.
@@ -40,9 +40,7 @@ class PageSession:
             # The browser may be gone already; cleanup must still finish.
             with contextlib.suppress(Exception):
                 context.close()
-        server, self.server = self.server, None
-        if server is not None:
-            server.stop()
+        self.server = None
         workspace, self.workspace = self.workspace, None
         if workspace is not None:
             workspace.cleanup()

@@ -53,6 +53,7 @@ EVENT_TYPES = (
     "squeeze",
     "squeeze_end",
     "gesture_start",
+    "gesture_update",
     "gesture_end",
 )
 
@@ -75,7 +76,8 @@ class XREvent:
     `object_grab_start`, `object_grab_end`, `hover_enter`, `hover_exit`; scope 'target'), global
     script hooks (`select_start`, `select`, `select_end`, `long_select`; scope 'global'), controller
     squeezes (`squeeze_start`, `squeeze`, `squeeze_end`; scope 'input') and recognised hand
-    gestures (`gesture_start`, `gesture_end`, with the gesture in `name`; scope 'gesture').
+    gestures (`gesture_start`, `gesture_update` while it is held, `gesture_end`, with the gesture in
+    `name`; scope 'gesture').
     Per-frame hooks (hovering, touching, grabbing, selecting, squeezing) are not recorded.
     `hand` is 'left', 'right' or 'none' (mouse, gaze). `tags` are the semantic tags of the object
     hit and of its ancestors, the most specific first (a touch on the lamp's button: 'lamp-button',

@@ -25,14 +25,13 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from xrbench.procs import wait_group
+from xrbench.procs import owned_tempdir, wait_group
 
 PLUGIN = "xrbench.xrtest.pytest_plugin"
 DEFAULT_TIMEOUT_S = 900.0
@@ -180,7 +179,7 @@ def run_xr_tests(
     """
     app = Path(app_dir).resolve()
     cwd = Path(cwd) if cwd is not None else Path.cwd()
-    work = Path(tempfile.mkdtemp(prefix="xrtest-run-"))
+    work = owned_tempdir("xrtest-run-")
     try:
         junit_path = Path(junit).resolve() if junit else work / "junit.xml"
         report = work / "report.json"

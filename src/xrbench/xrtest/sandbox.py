@@ -14,9 +14,10 @@ option Chromium offers is `--no-sandbox`. So, as root, the whole browser runs in
   home directories, workspaces and the rest of the host file system do not exist in there; the
   app is served over HTTP by the harness, so Chromium needs none of its files;
 - with a cleared environment (no API keys or tokens of the test process reach the browser);
-- in the host's network namespace, because the page must reach the harness's server on
-  127.0.0.1. Request routing aborts every non-loopback request and the host resolver maps every
-  other name to nothing (see `browser.BASE_ARGS` and `routing.py`);
+- in a network namespace of its own, whose only interface is its own loopback: nothing the
+  page, a Worker, WebRTC or the browser itself opens can reach the host's loopback services or
+  any other machine. The app is served through Playwright's request routing (`server.py`), which
+  goes over the same pipe as the rest of the automation, so the browser needs no network;
 - with Chromium's own sandbox still on inside (it works there: Chromium sees an ordinary user
   that may create user namespaces), so a renderer is confined twice.
 
@@ -24,12 +25,15 @@ Playwright talks to Chromium over a pipe (`--remote-debugging-pipe`, file descri
 which bubblewrap passes through untouched, so Playwright drives the wrapped browser as usual: the
 wrapper is a small shell script passed as Playwright's `executable_path`.
 
-When not root, Chromium's own sandbox is used as it is. `$XRBENCH_XR_SANDBOX` chooses:
-`auto` (the default: bubblewrap as root, Chromium's sandbox otherwise), `bwrap` (always
-bubblewrap; an error when it cannot work) or `off` (no outer sandbox; as root that means
-`--no-sandbox`, with a warning). Under `auto`, when bubblewrap is missing or cannot create its
-namespaces (e.g. a container whose seccomp profile forbids user namespaces), the browser starts
-without it and a loud `SandboxWarning` says why.
+When not root, bubblewrap runs as the calling user (it needs no privilege for this), for the
+network namespace above. `$XRBENCH_XR_SANDBOX` chooses: `auto` (the default: bubblewrap, as
+`nobody` when root), `bwrap` (always bubblewrap; an error when it cannot work) or `off` (no outer
+sandbox; as root that means `--no-sandbox`, with a warning). Under `auto`, when bubblewrap is
+missing or cannot create its namespaces (e.g. a container whose seccomp profile forbids user
+namespaces), the browser starts without it and a loud `SandboxWarning` says why: as root with
+`--no-sandbox`, otherwise with Chromium's own sandbox but on the host's network, where request
+routing (which sees Workers' requests too) and the host-resolver rules are all that keep an app
+in.
 """
 
 from __future__ import annotations
@@ -41,11 +45,12 @@ import shlex
 import shutil
 import subprocess
 import sys
-import tempfile
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+from xrbench import sandbox_common
+from xrbench.procs import owned_tempdir
 from xrbench.xrtest.errors import BrowserLaunchError
 
 ENV_VAR = "XRBENCH_XR_SANDBOX"
@@ -54,22 +59,6 @@ MODES = ("auto", "bwrap", "off")
 SANDBOX_UID = 65534
 SANDBOX_GID = 65534
 
-# Top-level links or folders of a merged-/usr system; mirrored as they are on the host.
-_ROOT_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
-# Read-only files and folders outside /usr that Chromium (and its Debian launcher script) reads.
-_ETC_PATHS = (
-    "/etc/fonts",  # fontconfig configuration
-    "/etc/ld.so.cache",
-    "/etc/ld.so.conf",
-    "/etc/ld.so.conf.d",
-    "/etc/localtime",
-    "/etc/alternatives",  # targets of /usr/bin links
-    "/etc/chromium.d",  # Debian's launcher sources these for default flags
-    "/etc/chromium",
-    "/var/cache/fontconfig",  # prebuilt font caches: without them every launch rescans the fonts
-)
-_PASSWD = "root:x:0:0:root:/nonexistent:/usr/sbin/nologin\nnobody:x:65534:65534:nobody:/tmp:/usr/sbin/nologin\n"
-_GROUP = "root:x:0:\nnogroup:x:65534:\n"
 # Placeholder replaced by the shell variable that holds Playwright's --user-data-dir.
 _PROFILE = "\0profile\0"
 
@@ -124,46 +113,18 @@ def bwrap_command(target: Path, *, bwrap: Path, drop_privileges: bool, passwd_di
     `drop_privileges` (when root): switch to `nobody` with `setpriv` first, so that bubblewrap
     creates an unprivileged user namespace and the browser holds no host privileges at all.
     """
-    cmd: list[str] = []
-    if drop_privileges:
-        cmd += [
-            shutil.which("setpriv") or "/usr/bin/setpriv",
-            f"--reuid={SANDBOX_UID}",
-            f"--regid={SANDBOX_GID}",
-            "--clear-groups",
-            "--inh-caps=-all",
-            "--bounding-set=-all",
-            "--no-new-privs",
-            "--",
-        ]
+    setpriv = shutil.which("setpriv") or "/usr/bin/setpriv"
+    cmd = sandbox_common.drop_privileges(SANDBOX_UID, SANDBOX_GID, setpriv) if drop_privileges else []
     cmd += [
         str(bwrap),
-        # Every namespace but the network: the page must reach the harness's server on loopback.
+        # Every namespace, the network's included: the browser gets a loopback of its own and no
+        # other interface, and the harness serves the app through request routing.
         "--unshare-all",
-        "--share-net",
         "--die-with-parent",
         "--new-session",
         "--hostname",
         "xrtest-sandbox",
-        "--ro-bind",
-        "/usr",
-        "/usr",
-    ]
-    for name in _ROOT_LINKS:
-        path = Path("/") / name
-        if path.is_symlink():
-            cmd += ["--symlink", os.readlink(path), str(path)]
-        elif path.is_dir():
-            cmd += ["--ro-bind", str(path), str(path)]
-    for path in _ETC_PATHS:
-        cmd += ["--ro-bind-try", path, path]
-    cmd += [
-        "--ro-bind",
-        str(passwd_dir / "passwd"),
-        "/etc/passwd",
-        "--ro-bind",
-        str(passwd_dir / "group"),
-        "/etc/group",
+        *sandbox_common.system_mounts(network=False, etc_dir=passwd_dir),
         "--proc",
         "/proc",
         "--dev",
@@ -217,13 +178,12 @@ def _cleanup_wrappers() -> None:
 
 def _private_dir() -> Path:
     # World-readable (bubblewrap, running as nobody, must read the passwd files), writable by us only.
-    d = Path(tempfile.mkdtemp(prefix="xrbench-sandbox-"))
+    d = owned_tempdir("xrbench-sandbox-")
     d.chmod(0o755)
     if not _wrapper_dirs:
         atexit.register(_cleanup_wrappers)
     _wrapper_dirs.append(d)
-    (d / "passwd").write_text(_PASSWD, encoding="utf-8")
-    (d / "group").write_text(_GROUP, encoding="utf-8")
+    sandbox_common.write_etc(d, SANDBOX_UID, SANDBOX_GID)
     return d
 
 
@@ -284,17 +244,19 @@ def plan_sandbox(chromium: Path, *, mode: str | None = None, root: bool | None =
             _warn(reason)
             return SandboxPlan("none", chromium, chromium, False, reason)
         return SandboxPlan("chromium", chromium, chromium, True, f"${ENV_VAR}=off; not root")
-    if mode == "auto" and not root:
-        return SandboxPlan("chromium", chromium, chromium, True, "not root: Chromium's own sandbox")
     problem = probe_bwrap(root)
     if problem is None:
         bwrap = find_bwrap()
         assert bwrap is not None  # the probe found it
         wrapper = write_wrapper(chromium, bwrap=bwrap, drop_privileges=root)
         who = f"uid {SANDBOX_UID}" if root else f"uid {os.getuid()}"
-        return SandboxPlan("bwrap", wrapper, chromium, True, f"bubblewrap as {who}, host files hidden")
+        return SandboxPlan("bwrap", wrapper, chromium, True, f"bubblewrap as {who}, host files and network hidden")
     if mode == "bwrap":
         raise BrowserLaunchError(f"${ENV_VAR}=bwrap but {problem}")
+    if not root:
+        reason = f"without bubblewrap: {problem}; Chromium's own sandbox, on the host's network"
+        _warn(reason, "Untrusted apps then share this machine's network, loopback services included.")
+        return SandboxPlan("chromium", chromium, chromium, True, reason)
     reason = f"running as root without bubblewrap: {problem}; Chromium runs with --no-sandbox"
     _warn(reason)
     return SandboxPlan("none", chromium, chromium, False, reason)
@@ -303,11 +265,11 @@ def plan_sandbox(chromium: Path, *, mode: str | None = None, root: bool | None =
 _warned: set[str] = set()
 
 
-def _warn(reason: str) -> None:
-    """A loud warning, once per reason: untrusted apps then run in an unconfined browser."""
+def _warn(reason: str, consequence: str = "Untrusted apps can then read this machine's files.") -> None:
+    """A loud warning, once per reason: untrusted apps then run in a browser confined less."""
     if reason in _warned:
         return
     _warned.add(reason)
-    text = f"xrtest: UNSANDBOXED BROWSER: {reason}. Untrusted apps can then read this machine's files."
+    text = f"xrtest: UNSANDBOXED BROWSER: {reason}. {consequence}"
     print(f"WARNING: {text}", file=sys.stderr, flush=True)
     warnings.warn(text, SandboxWarning, stacklevel=3)

@@ -1,7 +1,9 @@
-"""A static HTTP server for one test session: the app workspace at `/`, node_modules at `/node_modules/`.
+"""Serve one session's app to its browser context through request routing: no socket at all.
 
-The app under test is untrusted, so the server is deliberately narrow:
-- it binds 127.0.0.1 on a free port and answers GET and HEAD only (405 otherwise);
+The browser runs with no network (see `sandbox.py`), so the app is not served over TCP: every
+request to the app's origin (`APP_ORIGIN`) is answered by `AppServer` from Playwright's request
+routing. The app is untrusted, so the server is deliberately narrow:
+- it answers GET and HEAD only (405 otherwise);
 - it serves regular files from exactly two roots and nothing else: no directory listings, no
   `..` (raw or percent-encoded), no backslashes or NUL bytes, and no symlink that resolves
   outside its root;
@@ -9,22 +11,27 @@ The app under test is untrusted, so the server is deliberately narrow:
   because module scripts and `WebAssembly.instantiateStreaming` refuse wrong ones;
 - paths named `once` (the harness page module, which carries the session's token) are served a
   single time: a later request is a 404, so the page cannot read the token the harness uses.
+
+The origin is the same for every session (each has a browser context of its own), so URLs in
+page errors and stack traces are the same from run to run. It is a loopback origin because
+WebXR needs a secure context, and `http://127.0.0.1` is one without certificates.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import posixpath
-import shutil
-import sys
+import re
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+
+from playwright.sync_api import BrowserContext, Route
+
+APP_ORIGIN = "http://127.0.0.1:8000"
 
 MIME_TYPES: dict[str, str] = {
     ".html": "text/html; charset=utf-8",
@@ -135,163 +142,87 @@ class ServedRequest:
     status: int
 
 
-class _Handler(BaseHTTPRequestHandler):
-    server: _Server
-    protocol_version = "HTTP/1.1"
-    server_version = "xrtest"
-    sys_version = ""
+@dataclass(frozen=True)
+class Response:
+    """What `AppServer.respond` answers: a status, headers and either a file or a short body."""
 
-    def log_message(self, format: str, *args: object) -> None:
-        pass  # requests are recorded in `server.log` instead of printed
-
-    def _record(self, status: int) -> None:
-        with self.server.log_lock:
-            self.server.log.append(ServedRequest(self.command, self.path, status))
-
-    def _refuse(self, status: HTTPStatus, reason: str, *, allow: str | None = None) -> None:
-        body = f"{int(status)} {reason}\n".encode()
-        self._record(int(status))  # before answering: a client may look at the log right after
-        self.send_response(status)
-        self.send_header("Content-Type", "text/plain; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        if allow:
-            self.send_header("Allow", allow)
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
-
-    def _serve(self, with_body: bool) -> None:
-        path = urlsplit(self.path).path
-        if path in self.server.once:
-            with self.server.log_lock:
-                served = path in self.server.served_once
-                self.server.served_once.add(path)
-            if served:
-                self._refuse(HTTPStatus.NOT_FOUND, "served once")
-                return
-        try:
-            file = resolve_request_path(self.path, self.server.workspace, self.server.node_modules)
-        except Refused as e:
-            self._refuse(e.status, e.reason)
-            return
-        except (UnicodeDecodeError, ValueError):
-            self._refuse(HTTPStatus.BAD_REQUEST, "malformed path")
-            return
-        try:
-            f = open(file, "rb")  # noqa: SIM115 - closed below, after streaming
-        except OSError:
-            self._refuse(HTTPStatus.NOT_FOUND, "not found")
-            return
-        with f:
-            size = os.fstat(f.fileno()).st_size
-            self._record(200)
-            self.send_response(HTTPStatus.OK)
-            self.send_header("Content-Type", mime_type(file))
-            self.send_header("Content-Length", str(size))
-            self.send_header("Cache-Control", "no-cache")
-            self.send_header("X-Content-Type-Options", "nosniff")
-            self.end_headers()
-            if with_body:
-                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-                    shutil.copyfileobj(f, self.wfile, 256 * 1024)
-
-    def do_GET(self) -> None:
-        self._serve(with_body=True)
-
-    def do_HEAD(self) -> None:
-        self._serve(with_body=False)
-
-    def _not_allowed(self) -> None:
-        self._refuse(HTTPStatus.METHOD_NOT_ALLOWED, "only GET and HEAD are allowed", allow="GET, HEAD")
-
-    do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_CONNECT = do_TRACE = _not_allowed
+    status: int
+    headers: dict[str, str]
+    file: Path | None = None
+    body: bytes = b""
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = False
+class AppServer:
+    """Serves `workspace` at `/` and `node_modules` at `/node_modules/` of `APP_ORIGIN`.
 
-    def __init__(self, workspace: Path, node_modules: Path | None, once: frozenset[str]):
-        self.workspace = workspace
-        self.node_modules = node_modules
-        self.once = once
-        self.served_once: set[str] = set()
-        self.log: list[ServedRequest] = []
-        self.log_lock = threading.Lock()
-        super().__init__(("127.0.0.1", 0), _Handler)
-
-    def handle_error(self, request: object, client_address: object) -> None:
-        # A browser closing its context mid-request resets the connection: not worth a traceback.
-        exc = sys.exc_info()[1]
-        if isinstance(exc, (ConnectionResetError, BrokenPipeError, TimeoutError)):
-            return
-        super().handle_error(request, client_address)
-
-
-class StaticServer:
-    """Serves `workspace` at `/` and `node_modules` at `/node_modules/` on 127.0.0.1.
-
-    Use as a context manager, or call `start()` and `stop()`. `base_url` is `http://127.0.0.1:<port>`.
-    `once`: request paths answered a single time (see the module docstring).
+    `install(context)` routes the context's requests for the origin here; `respond` is the whole
+    policy, as a plain function of method and path. `once`: request paths answered a single time
+    (see the module docstring).
     """
+
+    base_url = APP_ORIGIN
 
     def __init__(self, workspace: str | Path, node_modules: str | Path | None = None, *, once: Iterable[str] = ()):
         self.workspace = Path(workspace).resolve()
         self.node_modules = Path(node_modules).resolve() if node_modules else None
         self.once = frozenset(once)
-        self._server: _Server | None = None
-        self._thread: threading.Thread | None = None
-
-    @property
-    def port(self) -> int:
-        """The bound port (only while running)."""
-        if self._server is None:
-            raise RuntimeError("server is not running")
-        return int(self._server.server_address[1])
-
-    @property
-    def base_url(self) -> str:
-        """`http://127.0.0.1:<port>` (only while running)."""
-        return f"http://127.0.0.1:{self.port}"
+        self._served_once: set[str] = set()
+        self._log: list[ServedRequest] = []
+        self._lock = threading.Lock()
 
     @property
     def requests(self) -> list[ServedRequest]:
         """A copy of every request answered so far."""
-        if self._server is None:
-            return []
-        with self._server.log_lock:
-            return list(self._server.log)
+        with self._lock:
+            return list(self._log)
 
-    def start(self) -> StaticServer:
-        """Bind a free port and serve in a daemon thread."""
-        if self._server is not None:
-            return self
-        self._server = _Server(self.workspace, self.node_modules, self.once)
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, name="xrtest-http", daemon=True
-        )
-        self._thread.start()
-        return self
+    def respond(self, method: str, raw_path: str) -> Response:
+        """The answer to `method raw_path` (path and query, as sent), recorded in `requests`."""
+        response = self._answer(method, raw_path)
+        with self._lock:
+            self._log.append(ServedRequest(method, raw_path, response.status))
+        return response
 
-    def stop(self) -> None:
-        """Stop serving and close the socket (idempotent)."""
-        server, thread = self._server, self._thread
-        self._server = self._thread = None
-        if server is not None:
-            server.shutdown()
-            server.server_close()
-        if thread is not None:
-            thread.join(timeout=5)
+    def _answer(self, method: str, raw_path: str) -> Response:
+        if method not in ("GET", "HEAD"):
+            return _refusal(HTTPStatus.METHOD_NOT_ALLOWED, "only GET and HEAD are allowed", allow="GET, HEAD")
+        path = urlsplit(raw_path).path
+        if path in self.once:
+            with self._lock:
+                served = path in self._served_once
+                self._served_once.add(path)
+            if served:
+                return _refusal(HTTPStatus.NOT_FOUND, "served once")
+        try:
+            file = resolve_request_path(raw_path, self.workspace, self.node_modules)
+        except Refused as e:
+            return _refusal(e.status, e.reason)
+        except (UnicodeDecodeError, ValueError):
+            return _refusal(HTTPStatus.BAD_REQUEST, "malformed path")
+        headers = {"content-type": mime_type(file), "cache-control": "no-cache", "x-content-type-options": "nosniff"}
+        return Response(int(HTTPStatus.OK), headers, file=file)
 
-    def __enter__(self) -> StaticServer:
-        return self.start()
+    def install(self, context: BrowserContext) -> None:
+        """Answer every request of `context` for `APP_ORIGIN`; call before opening pages."""
+        context.route(re.compile("^" + re.escape(APP_ORIGIN + "/")), self._handle)
 
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+    def _handle(self, route: Route) -> None:
+        request = route.request
+        raw = request.url[len(APP_ORIGIN) :]
+        response = self.respond(request.method, raw)
+        if response.file is not None:
+            try:
+                body = response.file.read_bytes()
+            except OSError:  # removed or unreadable since it was resolved
+                response = _refusal(HTTPStatus.NOT_FOUND, "not found")
+                body = response.body
+        else:
+            body = response.body
+        route.fulfill(status=response.status, headers=response.headers, body=body)
 
 
-@contextlib.contextmanager
-def serve(workspace: str | Path, node_modules: str | Path | None = None) -> Iterator[StaticServer]:
-    """Context manager form of `StaticServer(...)`."""
-    with StaticServer(workspace, node_modules) as server:
-        yield server
+def _refusal(status: HTTPStatus, reason: str, *, allow: str | None = None) -> Response:
+    headers = {"content-type": "text/plain; charset=utf-8"}
+    if allow:
+        headers["allow"] = allow
+    return Response(int(status), headers, body=f"{int(status)} {reason}\n".encode())

@@ -6,11 +6,12 @@
         print(lamp.position, lamp.state)
 
 Opening a session copies the app into a temporary workspace (import map pointed at the pinned
-node_modules), serves it on 127.0.0.1, opens it in a fresh context of the shared browser with
+node_modules), serves it through the context's request routing (`server.py`; the browser has
+no network), opens it in a fresh context of the shared browser with
 `?xrAutomation=1&debug=1`, waits for `window.xbReady`, and pauses the core. From then on time
 only moves when the test calls `step()`/`advance()`, so results do not depend on how fast the
 machine renders. Closing (or leaving the `with` block, also on KeyboardInterrupt) closes the
-context, stops the server and deletes the workspace.
+context and deletes the workspace.
 
 A session also carries the simulated user and what the harness reads (see `actors.py`,
 `readers.py`, `assertions.py`): `head`, `hand(role)`, `controller(role)`, `gesture()`,
@@ -41,7 +42,7 @@ from xrbench.xrtest.errors import AppInitError, SessionClosedError, TagNotFoundE
 from xrbench.xrtest.pagesession import PageSession
 from xrbench.xrtest.routing import Router, SessionLog, attach_log
 from xrbench.xrtest.scenes import Scene, get_scene
-from xrbench.xrtest.server import StaticServer
+from xrbench.xrtest.server import AppServer
 from xrbench.xrtest.webdeps import WebDeps, find_web_deps
 from xrbench.xrtest.workspace import HARNESS_DIR, Workspace, create_workspace
 
@@ -61,7 +62,7 @@ UI_IMPORT_GRACE_S = 0.25  # how long `settle` waits for the request of a module 
 _PRELOADS: dict[tuple[Path, str], tuple[str, ...]] = {}
 
 
-def _loaded_modules(server: StaticServer) -> tuple[str, ...]:
+def _loaded_modules(server: AppServer) -> tuple[str, ...]:
     seen: dict[str, None] = {}
     for r in server.requests:
         path = r.path.split("?", 1)[0]
@@ -300,7 +301,7 @@ class XRSession(PageSession):
         self.init_status: dict[str, Any] = {}
         self.install_info: dict[str, Any] = {}
         self.workspace: Workspace | None = None
-        self.server: StaticServer | None = None
+        self.server: AppServer | None = None
         self.context: BrowserContext | None = None
         self._page: Page | None = None
         self._closed = False
@@ -370,7 +371,7 @@ class XRSession(PageSession):
         )
         if self.scene is not None:
             shutil.copytree(self.scene.dir, self.workspace.path / HARNESS_DIR / "scenes" / self.scene.name)
-        self.server = StaticServer(self.workspace.path, deps.node_modules, once=[self._harness_module]).start()
+        self.server = AppServer(self.workspace.path, deps.node_modules, once=[self._harness_module])
         browser = self._browser_arg or shared_browser()
         extra: dict[str, Any] = {}
         for hook in self.hooks:
@@ -385,6 +386,7 @@ class XRSession(PageSession):
             hook.context_created(self)
         self.context.set_default_timeout(self.init_timeout_s * 1000)
         attach_log(self.context, self.log)
+        self.server.install(self.context)
         Router(deps, self.server.base_url, self.log, scene=self.scene.name if self.scene else None).install(
             self.context
         )
@@ -444,6 +446,26 @@ class XRSession(PageSession):
         if not isinstance(value, str):
             raise TamperingError(f"tampering detected: harness operation {name} returned {type(value).__name__}")
         return json.loads(value)
+
+    def probe(self, source: str, arg: Any = None) -> Any:
+        """Run a test's own JavaScript probe inside the harness; its JSON result, parsed.
+
+        `source` is a function `(h, arg) => value`. It gets what the harness captured before the
+        app ran, not the page's globals (the app could replace those): `h.THREE`, `h.xb`,
+        `h.core`, `h.frames`, `h.audio` (every sound the page started: kind, frame, oscillator
+        frequency) and `h.guard(object, what)`, which flags an object that shadows a method the
+        probe calls on it. Like every harness operation it fails with `TamperingError` when the
+        page changed what the harness relies on. Prefer it to `evaluate` in task tests.
+        """
+        return self.call("probe", {"source": source, "arg": arg})
+
+    def audio(self) -> list[dict[str, Any]]:
+        """Every sound the page started, in order: {'kind', 'frame', 'frequency'} (see `probe`).
+
+        `kind` is 'oscillator', 'buffer', 'source' (another Web Audio source node) or 'media' (an
+        audio element's `play()`); `frequency` is an oscillator's, in Hz, when it started.
+        """
+        return self.probe("(h) => h.audio")
 
     def _init_error(self, headline: str) -> AppInitError:
         details = {

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import json
 import shutil
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from html import escape
 from html.parser import HTMLParser
 from pathlib import Path
 
+from xrbench.procs import owned_tempdir
 from xrbench.xrtest.errors import XRTestError
 from xrbench.xrtest.webdeps import WebDeps
 
@@ -330,7 +330,7 @@ def create_workspace(
     app = Path(app_dir).resolve()
     if not (app / entry).is_file():
         raise XRTestError(f"{app / entry} does not exist (the app directory needs an {entry})")
-    root = Path(tempfile.mkdtemp(prefix="xrtest-", dir=parent))
+    root = owned_tempdir("xrtest-", dir=parent)
     try:
         shutil.copytree(app, root, symlinks=True, ignore=_ignore, dirs_exist_ok=True)
         html_file = root / entry

@@ -43,6 +43,7 @@ class CommandAgent:
         """The shell command for this trial, placeholders filled in."""
         instruction_file = ctx.log_dir / "instruction.md"
         atomic_write_text(instruction_file, ctx.instruction)
+        instruction_file.chmod(0o644)  # the agent may run as another (unprivileged) user
         return self.template.format(
             workspace=shlex.quote(str(ctx.workspace)),
             instruction_file=shlex.quote(str(instruction_file)),

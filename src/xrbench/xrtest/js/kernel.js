@@ -19,6 +19,8 @@
 const {
   Object, Array, JSON, Math, Number, String, Boolean, Reflect, Promise, Map, Set, WeakMap, WeakSet,
   Symbol, Error, TypeError, Proxy, Function, Float32Array, Date, EventTarget, ErrorEvent,
+  AudioScheduledSourceNode, AudioBufferSourceNode, OscillatorNode, AudioParam, HTMLMediaElement,
+  HTMLVideoElement,
 } = globalThis;
 const {apply, ownKeys, getPrototypeOf} = Reflect;
 const {freeze, defineProperty, getOwnPropertyDescriptor} = Object;
@@ -40,6 +42,7 @@ const H = {
   registered: false,   // the harness page module ran and proved itself
   THREE: null,
   xb: null,
+  audio: [],           // every sound the page started: {kind, frame, frequency}
   tampered: [],        // what was found changed, in words
   ops: {},             // name -> function(args); `run` dispatches here
 };
@@ -216,6 +219,90 @@ globalThis.addEventListener('unhandledrejection', (event) => {
   };
 }
 
+// Every sound the page starts (a Web Audio source node, an <audio> element), with the frame it
+// started in and its pitch where it can be measured: wrapped here, before any page script, and
+// pinned, so an app can neither hide a sound nor invent one without really starting it.
+{
+  const AUDIO_LOG_LIMIT = 10000;
+  // The value last given to each AudioParam: a suspended AudioContext (no user gesture in a
+  // headless page) applies no scheduled value, so `frequency.value` would still read the default.
+  const given = new WeakMap();
+  const param = (p, fallback) => (!p ? fallback : given.has(p) ? given.get(p) : p.value);
+  const cents = (node) => Math.pow(2, param(node.detune, 0) / 1200);
+  // A sampled note's pitch: rising zero crossings over its first second.
+  const bufferPitch = (node) => {
+    const buffer = node.buffer;
+    if (!buffer || !buffer.length) return null;
+    const data = buffer.getChannelData(0);
+    const n = Math.min(data.length, Math.round(buffer.sampleRate));
+    let crossings = 0, first = -1, last = -1;
+    for (let i = 1; i < n; i++) {
+      if (data[i - 1] < 0 && data[i] >= 0) {
+        crossings += 1;
+        if (first < 0) first = i;
+        last = i;
+      }
+    }
+    if (crossings < 3) return null;
+    return (crossings - 1) * buffer.sampleRate / (last - first) * param(node.playbackRate, 1) * cents(node);
+  };
+  const isOscillator = (node) => OscillatorNode && node instanceof OscillatorNode;
+  const isBuffer = (node) => AudioBufferSourceNode && node instanceof AudioBufferSourceNode;
+  const record = (node, kind) => {
+    if (H.audio.length >= AUDIO_LOG_LIMIT) return;
+    let frequency = null;
+    try {
+      if (isOscillator(node)) frequency = param(node.frequency, null) * cents(node);
+      else if (isBuffer(node)) frequency = bufferPitch(node);
+    } catch { /* an unreadable pitch is unknown, not an error of the app */ }
+    H.audio.push({kind, frame: H.frames, frequency: Number.isFinite(frequency) ? frequency : null});
+  };
+  const replace = (proto, key, label, descriptor) => {
+    defineProperty(proto, key, descriptor);
+    if (descriptor.value) pinValue(proto, key, label);
+    else pin(proto, label);
+  };
+  const wrapStart = (proto, key, label) => {
+    if (!proto || !hasOwn(proto, key) || typeof proto[key] !== 'function') return;
+    const original = proto[key];
+    const wrapped = {
+      [key](...args) {
+        // The simulator's camera feed is a <video>: not a sound.
+        if (!(HTMLVideoElement && this instanceof HTMLVideoElement)) {
+          record(this, isOscillator(this) ? 'oscillator' : isBuffer(this) ? 'buffer'
+            : HTMLMediaElement && this instanceof HTMLMediaElement ? 'media' : 'source');
+        }
+        return apply(original, this, args);
+      },
+    }[key];
+    replace(proto, key, label, {value: wrapped, writable: true, configurable: true, enumerable: false});
+  };
+  wrapStart(AudioScheduledSourceNode && AudioScheduledSourceNode.prototype, 'start',
+            'AudioScheduledSourceNode.prototype.start');
+  wrapStart(AudioBufferSourceNode && AudioBufferSourceNode.prototype, 'start', 'AudioBufferSourceNode.prototype.start');
+  wrapStart(HTMLMediaElement && HTMLMediaElement.prototype, 'play', 'HTMLMediaElement.prototype.play');
+  if (AudioParam) {
+    const proto = AudioParam.prototype;
+    const value = getOwnPropertyDescriptor(proto, 'value');
+    if (value && value.get && value.set) {
+      replace(proto, 'value', 'AudioParam.prototype', {
+        configurable: true, enumerable: value.enumerable, get: value.get,
+        set(v) { given.set(this, Number(v)); apply(value.set, this, [v]); },
+      });
+    }
+    const original = proto.setValueAtTime;
+    if (typeof original === 'function') {
+      replace(proto, 'setValueAtTime', 'AudioParam.prototype.setValueAtTime', {
+        value: function setValueAtTime(v, ...rest) {
+          given.set(this, Number(v));
+          return apply(original, this, [v, ...rest]);
+        },
+        writable: true, configurable: true, enumerable: false,
+      });
+    }
+  }
+}
+
 // --- registration by the harness page module ----------------------------------------------------
 function isPlainObject(value) {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -361,6 +448,21 @@ function register(token, modules) {
 }
 
 H.ops.pause = () => { H.xb.core.pause(); };
+
+// A task test's own read-only probe (`XRSession.probe`): a function `(h, arg) => value` given
+// what the harness captured before the app ran, never the page's globals (which the app owns):
+// `h.THREE`, `h.xb`, `h.core` (its `scene` and `camera`), `h.frames`, `h.audio` (the sound log)
+// and `h.guard(object, what)` (tampering when `object` shadows a method the probe calls or turned
+// a field it reads into a getter). The integrity table is checked around it as for any operation.
+H.ops.probe = ({source, arg}) => {
+  const fn = new Function('h', 'arg', `'use strict'; return (${source})(h, arg);`);
+  const core = H.xb.core;
+  const view = freeze({
+    THREE: H.THREE, xb: H.xb, core, frames: H.frames, guard,
+    audio: H.audio.map((entry) => ({...entry})),
+  });
+  return fn(view, arg);
+};
 
 // --- the gateway ------------------------------------------------------------------------------------
 /** A JSON string of a plain value, built only from bound built-ins. */

@@ -44,7 +44,7 @@
     onLongSelect: 'long_select',
   };
   const INPUT_TYPES = {squeezestart: 'squeeze_start', squeeze: 'squeeze', squeezeend: 'squeeze_end'};
-  const GESTURE_TYPES = {gesturestart: 'gesture_start', gestureend: 'gesture_end'};
+  const GESTURE_TYPES = {gesturestart: 'gesture_start', gestureupdate: 'gesture_update', gestureend: 'gesture_end'};
 
   function push(entry) {
     state.eventLog.push(Object.assign({frame: state.frames, name: null, target: null, tags: [],

@@ -24,13 +24,14 @@ pytestmark = pytest.mark.xr_scenes("empty")
 
 # World-space vertices of the visible geometry under each object tagged `tag`.
 _VERTICES_JS = """
-(tag) => {
-  const THREE = window.__xrtest.THREE;
-  const scene = window.xb.core.scene;
+(h, tag) => {
+  const THREE = h.THREE;
+  const scene = h.guard(h.core.scene, 'the scene');
   scene.updateMatrixWorld(true);
   const visibleUp = (o) => { for (let p = o; p; p = p.parent) if (!p.visible) return false; return true; };
   const roots = [];
   scene.traverse((o) => {
+    h.guard(o, o.name || o.type);
     const d = o.userData && o.userData.xrblocksDevtools;
     if (d && String(d.tag) === tag) roots.push(o);
   });
@@ -75,7 +76,7 @@ _VERTICES_JS = """
 
 def strokes(xr) -> list[dict]:
     """Every tagged stroke: {'uuid', 'state', 'points': world-space vertices}."""
-    return xr.evaluate(_VERTICES_JS, STROKE)
+    return xr.probe(_VERTICES_JS, STROKE)
 
 
 def _gap(p, points) -> float:

@@ -58,8 +58,8 @@ def settle_on(xr, target: str, tol: float):
 def test_depth_sensing_and_occlusion_are_on_and_the_indicator_is_live(xr):
     xr.step(2)
     assert xr.depth().enabled, "expected XR Blocks' depth sensing to be enabled (options.enableDepth())"
-    occlusion = xr.evaluate(
-        "() => !!(xb.core.depth?.options?.occlusion?.enabled || xb.core.options?.depth?.occlusion?.enabled)"
+    occlusion = xr.probe(
+        "(h) => !!(h.core.depth?.options?.occlusion?.enabled || h.core.options?.depth?.occlusion?.enabled)"
     )
     assert occlusion, "expected depth occlusion to be enabled (options.depth.occlusion.enabled = true)"
     depth = step_until(xr, lambda: centre_depth(xr))

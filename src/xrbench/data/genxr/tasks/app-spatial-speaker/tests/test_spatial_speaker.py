@@ -22,14 +22,15 @@ pytestmark = pytest.mark.xr_scenes("living_room", "kitchen")
 # Every THREE.Audio in the scene and on the camera: positional or not, under the speaker or not,
 # playing or not, and where its listener is relative to the camera.
 _AUDIO_JS = """
-(tag) => {
-  const THREE = window.__xrtest.THREE;
-  const core = window.xb.core;
+(h, tag) => {
+  const THREE = h.THREE;
+  const core = h.core;
   const camera = core.camera;
   camera.updateMatrixWorld(true);
   const head = camera.getWorldPosition(new THREE.Vector3());
   const found = new Map();
-  const visit = (root) => root && root.traverse((o) => {
+  const visit = (root) => root && h.guard(root, root.name || root.type).traverse((o) => {
+    h.guard(o, o.name || o.type);
     if (o.type === 'PositionalAudio' || o.type === 'Audio') found.set(o.uuid, o);
   });
   visit(core.scene);
@@ -61,7 +62,7 @@ _AUDIO_JS = """
 
 
 def audios(xr) -> list[dict]:
-    return xr.evaluate(_AUDIO_JS, SPEAKER)
+    return xr.probe(_AUDIO_JS, SPEAKER)
 
 
 def speaker_audio(xr) -> dict:

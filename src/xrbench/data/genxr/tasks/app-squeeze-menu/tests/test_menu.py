@@ -5,9 +5,16 @@ They check that
   comfortable reach (0.3-0.75 m from the shoulder, within 35 degrees of the heading, below eye
   height), upright and facing the user, with both buttons on it; a fist of the non-dominant hand
   closes it again (menu and buttons hidden);
-- after the user turns and walks elsewhere, the menu opens in front of them there;
+- after the user turns and walks elsewhere, the menu opens (is shown) in front of them there,
+  closes (is hidden) again and opens again;
 - touching button "A" with the dominant fingertip and "B" with the non-dominant one sets
-  `state.choice` to 'A', then 'B', and the menu stays open.
+  `state.choice` to 'A', then 'B', and the menu stays open (shown); then "B" with the dominant
+  fingertip keeps 'B' and "A" with the non-dominant one sets 'A'. The choice has no visible
+  effect, so it is checked against which button each fingertip really touched: the sequence
+  A, B, B, A with crossed hands fails an app whose choice follows the hand that touches, or
+  alternates with each touch, rather than the button touched.
+
+`state.open` is always checked together with the menu's visibility.
 """
 
 from __future__ import annotations
@@ -99,11 +106,15 @@ def test_the_menu_opens_in_front_of_the_user_wherever_they_face(xr):
     xr.head.walk([(0.8, 1.5, 0.5)], speed=1.0)  # turns to the right and back, then walks there
     xr.gesture("non_dominant", "fist")
     assert_state(xr, MENU, open=True)
+    assert_visible(xr, MENU)
     assert_in_front_within_reach(xr, "after walking to (0.8, 1.5, 0.5)")
     xr.gesture("non_dominant", "fist")
     assert_state(xr, MENU, open=False)
+    assert_not_visible(xr, MENU)
     xr.head.rotate(yaw=90)
     xr.gesture("dominant", "fist")
+    assert_state(xr, MENU, open=True)
+    assert_visible(xr, MENU)
     assert_in_front_within_reach(xr, "after turning 90 deg to the left")
     assert_no_errors(xr)
 
@@ -112,6 +123,7 @@ def test_touching_the_buttons_sets_the_choice(xr):
     xr.step(1)
     xr.gesture("dominant", "fist")
     assert_state(xr, MENU, open=True, choice=None)
+    assert_visible(xr, MENU)
     hand = xr.hand("dominant")
     hand.reach_to(BUTTON_A)
     assert_state(xr, MENU, choice="A")
@@ -119,6 +131,13 @@ def test_touching_the_buttons_sets_the_choice(xr):
     other = xr.hand("non_dominant")
     other.reach_to(BUTTON_B)
     assert_state(xr, MENU, open=True, choice="B")
+    other.rest()
+    assert_visible(xr, MENU)
+    hand.reach_to(BUTTON_B)
+    assert_state(xr, MENU, open=True, choice="B")
+    hand.rest()
+    other.reach_to(BUTTON_A)
+    assert_state(xr, MENU, open=True, choice="A")
     other.rest()
     assert_visible(xr, MENU)
     assert_no_errors(xr)

@@ -1,0 +1,132 @@
+"""Requirements and mutants: every test serves a requirement, every requirement has a mutant."""
+
+from __future__ import annotations
+
+import pytest
+
+from xrbench.errors import ValidationError
+from xrbench.genxr.stats import suite_stats
+from xrbench.genxr.task import load_task
+from xrbench.genxr.validate import Candidate, materialize, mutation_score, validate
+
+from .builders import APP_TOML, EXAMPLE_TASK, make_app_task, write
+
+REQUIREMENTS = """
+[[requirements]]
+id = "has-button"
+text = "Add a button tagged `red-button`."
+tests = ["test_has_button"]
+
+[[requirements]]
+id = "turns-red"
+text = "It turns the light red."
+tests = ["tests/test_app.py::test_turns_red"]
+"""
+
+MUTANT = """Mutates: valid/ok
+Note: the light turns blue
+diff --git a/main.js b/main.js
+--- a/main.js
++++ b/main.js
+@@ -LINE +LINE @@
+-// red-button 0xff0000
++// red-button 0x0000ff
+"""
+
+
+def task_with_requirements(root, requirements: str = REQUIREMENTS, mutants: dict[str, str] | None = None):
+    task = make_app_task(root, toml=APP_TOML + requirements)
+    good = (task / "solutions" / "valid" / "ok" / "main.js").read_text()
+    line = good.splitlines().index("// red-button 0xff0000") + 1
+    default = {"turns-red-blue.patch": MUTANT.replace("LINE", f"{line},1"), "has-button-none.patch": None}
+    for name, text in (mutants if mutants is not None else default).items():
+        if text is None:  # a mutant that drops the tag comment
+            text = MUTANT.replace("LINE", f"{line},1").replace("+// red-button 0x0000ff", "+// 0xff0000")
+            text = text.replace("the light turns blue", "no button is tagged")
+        write(task / "solutions" / "mutants" / name, text)
+    return task
+
+
+def problems(task_dir) -> list[str]:
+    with pytest.raises(ValidationError) as e:
+        load_task(task_dir)
+    return str(e.value).splitlines()
+
+
+def test_requirements_and_mutants_load_and_mutants_apply_to_their_valid_solution(tmp_path):
+    task = load_task(task_with_requirements(tmp_path))
+    assert [r.id for r in task.spec.requirements] == ["has-button", "turns-red"]
+    mutants = {m.name: m for m in task.mutants}
+    assert {n: (m.requirement, m.base) for n, m in mutants.items()} == {
+        "has-button-none": ("has-button", "ok"),
+        "turns-red-blue": ("turns-red", "ok"),
+    }
+    assert mutants["turns-red-blue"].note == "the light turns blue"
+    ws = materialize(Candidate(task, mutants["turns-red-blue"]), tmp_path / "ws")
+    text = (ws / "main.js").read_text()
+    assert "// red-button 0x0000ff" in text and "0xff0000" not in text  # the valid solution, then the edit
+    assert suite_stats([task]).proof[task.id] == {"requirements": 2, "mutants": 2, "valid": 1, "blind": 0}
+
+
+@pytest.mark.parametrize(
+    ("requirements", "mutants", "expected"),
+    [
+        # A test that serves no requirement.
+        (REQUIREMENTS.split('[[requirements]]\nid = "turns-red"')[0], {}, "test_turns_red checks no requirement"),
+        # A requirement naming a test that does not exist.
+        (REQUIREMENTS.replace("test_has_button", "test_nothing"), None, "'test_nothing' names no test function"),
+        # A requirement without a mutant.
+        (REQUIREMENTS, {"has-button-none.patch": None}, "'turns-red' has no mutant"),
+        # A mutant of no requirement, and of no valid solution.
+        (
+            REQUIREMENTS,
+            {"colour-x.patch": "Mutates: valid/gone\nNote: x\ndiff --git a/x b/x\n"},
+            "start with a requirement id",
+        ),
+        (
+            REQUIREMENTS,
+            {"turns-red-x.patch": "Mutates: valid/gone\nNote: x\ndiff --git a/x b/x\n"},
+            "no valid solution named 'gone'",
+        ),
+        # A mutant without its header lines.
+        (REQUIREMENTS, {"turns-red-x.patch": "diff --git a/x b/x\n"}, "Mutates"),
+        (REQUIREMENTS, {"turns-red-x.patch": "Mutates: valid/ok\ndiff --git a/x b/x\n"}, "Note"),
+        (REQUIREMENTS + REQUIREMENTS.split("\n\n")[0], None, "duplicate requirement id 'has-button'"),
+    ],
+)
+def test_requirement_problems_are_one_line_each(tmp_path, requirements, mutants, expected):
+    task = task_with_requirements(tmp_path, requirements, mutants)
+    found = problems(task)
+    assert any(expected in line for line in found), found
+    assert all("task.toml" in line or ".patch" in line for line in found), found
+
+
+def test_a_task_without_requirements_still_loads(tmp_path):
+    task = load_task(make_app_task(tmp_path))
+    assert task.spec.requirements == [] and task.mutants == []
+
+
+def test_the_format_example_declares_requirements_and_a_mutant_each():
+    task = load_task(EXAMPLE_TASK)
+    killed = {m.requirement for m in task.mutants}
+    assert killed == {r.id for r in task.spec.requirements} and len(killed) >= 3
+
+
+def test_validate_runs_mutants_and_scores_them(tmp_path):
+    task = load_task(task_with_requirements(tmp_path))
+    report = validate([task], tmp_path / "v.json", pytest_args=[])
+    s = report["summary"]
+    assert s["accuracy"] == 1.0 and s["mutants"] == 2 and s["mutation_score"] == 1.0
+    assert s["confusion"]["mutant"] == {"pass": 0, "fail": 2, "infra_error": 0}
+    entry = report["tasks"]["red-button"]
+    assert entry["mutation_score"] == 1.0
+    assert entry["candidates"]["mutant/turns-red-blue"]["requirement"] == "turns-red"
+
+
+def test_mutation_score_counts_mutants_failed_in_every_run():
+    def rec(kind, *outcomes):
+        return {"kind": kind, "runs": [{"outcome": o} for o in outcomes]}
+
+    records = [rec("mutant", "fail", "fail"), rec("mutant", "fail", "pass"), rec("valid", "pass"), rec("mutant")]
+    assert mutation_score(records) == 0.5
+    assert mutation_score([rec("valid", "pass")]) is None
