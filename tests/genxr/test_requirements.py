@@ -121,6 +121,10 @@ def test_validate_runs_mutants_and_scores_them(tmp_path):
     entry = report["tasks"]["red-button"]
     assert entry["mutation_score"] == 1.0
     assert entry["candidates"]["mutant/turns-red-blue"]["requirement"] == "turns-red"
+    # The mutant's own requirement's test ran first, and with -x it was the only one.
+    (run,) = entry["candidates"]["mutant/turns-red-blue"]["runs"]
+    outcomes = {t["id"].split("::")[-1]: t["outcome"] for t in run["tests"]}
+    assert outcomes == {"test_turns_red": "failed", "test_has_button": "missing"}
 
 
 def test_mutation_score_counts_mutants_failed_in_every_run():
@@ -130,3 +134,16 @@ def test_mutation_score_counts_mutants_failed_in_every_run():
     records = [rec("mutant", "fail", "fail"), rec("mutant", "fail", "pass"), rec("valid", "pass"), rec("mutant")]
     assert mutation_score(records) == 0.5
     assert mutation_score([rec("valid", "pass")]) is None
+
+
+def test_prepare_builds_a_mutant_on_its_valid_solution(tmp_path):
+    from typer.testing import CliRunner
+
+    from xrbench.cli.genxr_cmd import app
+
+    dest = tmp_path / "ws"
+    r = CliRunner().invoke(
+        app, ["prepare", "--task", str(EXAMPLE_TASK), "--solution", "mutant/keeps-cycling-stops", "--dest", str(dest)]
+    )
+    assert r.exit_code == 0, r.output
+    assert "Math.min(this.colorIndex + 1, 1)" in (dest / "main.js").read_text()

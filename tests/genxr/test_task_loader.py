@@ -347,3 +347,16 @@ def test_failure_categories_are_read_statically(tmp_path):
     with pytest.raises(ValidationError) as e:
         load_task(make_app_task(tmp_path / "bad", tests=bad))
     assert "failure_category 'vibes': use startup-race" in str(e.value)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import pytest\n\n\n@pytest.mark.xr_backend('iwer')\ndef test_x(xr):\n    pass\n",
+        "from xrbench.xrtest.iwer import IWERSession\n\n\ndef test_x(workspace_dir):\n    IWERSession(workspace_dir)\n",
+    ],
+)
+def test_tests_on_the_iwer_backend_cannot_grade_candidates(tmp_path, source):
+    d = make_app_task(tmp_path, tests={"test_app.py": source})
+    lines = [p for p in problems_of(d) if "IWER" in p]
+    assert lines and all("test_app.py: line" in line and "forgery" in line for line in lines)

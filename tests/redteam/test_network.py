@@ -77,7 +77,8 @@ async function webrtc() {
   return 'gathered';
 }
 
-window.__attempts = Promise.all([
+window.__settled = false;
+Promise.all([
   settle(() => fetch(`${loop}/page-fetch`)),
   settle(() => fetch(`http://localhost:${tcp}/page-localhost`)),
   settle(() => new Promise((ok, ko) => {
@@ -98,7 +99,7 @@ window.__attempts = Promise.all([
   settle(() => new Promise((ok, ko) => {
     const es = new EventSource(`${loop}/events`); es.onopen = ok; es.onerror = ko;
   })),
-]);
+]).then((results) => { window.__attempts = results; window.__settled = true; });
 
 xb.init(new xb.Options());
 """
@@ -175,6 +176,13 @@ def listeners() -> Iterator[Listeners]:
 def run_probe(app: Path, listeners: Listeners, **kwargs) -> list[str]:
     """Open the probe app, wait for every attempt to settle; what the page says of each."""
     with XRSession(app, scene="empty", url_params=listeners.ports, **kwargs) as s:
+        # The attempts give up on the page's clock, which is virtual once the session is paused:
+        # move it along, and give the network real time, until every attempt has settled.
+        for _ in range(100):
+            if s.evaluate("() => window.__settled"):
+                break
+            s.step(6)
+            s.page.wait_for_timeout(50)
         return s.evaluate("() => window.__attempts")
 
 

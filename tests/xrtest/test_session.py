@@ -85,6 +85,38 @@ def test_n_steps_run_n_updates_in_virtual_time(open_session):
         s.step(-1)
 
 
+CLOCK_PROBE = """() => {
+  window.__clock = [];
+  const t0 = performance.now(), d0 = Date.now();
+  const log = (what) => window.__clock.push([what, Math.round(performance.now() - t0)]);
+  setTimeout(() => log('timeout-100'), 100);
+  let n = 0;
+  const every = setInterval(() => { log('interval-50'); if (++n === 3) clearInterval(every); }, 50);
+  const cancelled = setTimeout(() => log('cancelled'), 20);
+  clearTimeout(cancelled);
+  requestAnimationFrame((ts) => log('frame'));
+  window.__dateStep = () => Date.now() - d0;
+}"""
+
+
+def test_page_clocks_and_timers_follow_virtual_time(open_session):
+    s = open_session(scene="empty")
+    s.evaluate(CLOCK_PROBE)
+    s.page.wait_for_timeout(300)  # wall-clock time passes: nothing may happen without a step
+    assert s.evaluate("() => window.__clock") == []
+    s.step(12, 1000 / 60)  # 200 virtual ms
+    assert s.evaluate("() => window.__clock") == [
+        ["frame", 17],
+        ["interval-50", 50],
+        ["timeout-100", 100],
+        ["interval-50", 100],
+        ["interval-50", 150],
+    ]
+    assert s.evaluate("() => window.__dateStep()") in (199, 200)
+    # XR Blocks' user height is the simulated eye height, as on a headset.
+    assert s.probe("(h) => h.xb.user.height") == pytest.approx(s.camera_pose().position[1])
+
+
 def test_two_sessions_give_identical_snapshots(open_session):
     results = []
     for _ in range(2):

@@ -366,22 +366,24 @@ def prepare(
     dest: Annotated[Path, typer.Option("--dest", help="New (or empty) directory for the starting workspace")],
     tasks: TasksOpt = DEFAULT_TASKS_DIR,
     solution: Annotated[
-        str | None, typer.Option("--solution", help="Apply this reference solution (valid/NAME or adversarial/NAME)")
+        str | None,
+        typer.Option("--solution", help="Apply this reference solution (valid/NAME, adversarial/NAME or mutant/NAME)"),
     ] = None,
     build: Annotated[bool, typer.Option("--build", help="SDK tasks: also build sdk/build/xrblocks.js")] = False,
 ) -> None:
     """Create a task's starting workspace (SDK tasks: the transformed pinned sources in sdk/src)."""
     from xrbench.genxr.sdk import build_sdk
-    from xrbench.genxr.workspace import apply_solution, prepare_workspace
+    from xrbench.genxr.workspace import materialize_solution, prepare_workspace
 
     t = find_task(task, tasks)
-    prepare_workspace(t, dest)
-    if solution is not None:
+    if solution is None:
+        prepare_workspace(t, dest)
+    else:
         match = [s for s in t.solutions if f"{s.kind}/{s.name}" == solution]
         if not match:
             known = ", ".join(f"{s.kind}/{s.name}" for s in t.solutions)
             raise UserError(f"--solution {solution}: no such solution (known: {known})")
-        apply_solution(match[0], dest)
+        materialize_solution(t, match[0], dest)  # a mutant goes onto the valid solution it edits
     console.print(f"wrote the starting workspace of {t.id} to {dest}")
     if build and t.type.is_sdk:
         b = build_sdk(dest)

@@ -5,6 +5,9 @@
   does not have to reconstruct node ids from JUnit class names;
 - appends one JSON line per collected set and per test phase to `--genxr-log`, flushed as it goes,
   so that a run killed by the verifier timeout still shows which tests finished;
+- `--genxr-first TEST` (repeatable) runs those tests first (`name`, `Class::name` or a node id,
+  any parametrization): validation runs a mutant's own requirement's tests first, so with `-x` a
+  killed mutant costs the tests that check what it broke, not the whole suite;
 - provides the `workspace_dir` fixture: the fresh copy of the candidate workspace (`--genxr-workspace`),
   for file-level checks. Browser tests use the harness's `xr` fixture instead.
 """
@@ -24,6 +27,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("genxr", "GenXR-Bench verification")
     group.addoption("--genxr-workspace", default=None, help="The candidate workspace copy under test")
     group.addoption("--genxr-log", default=None, help="Append per-test results here as JSON lines")
+    group.addoption("--genxr-first", action="append", default=[], help="Run this test first (repeatable)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -48,7 +52,15 @@ def _kind(item: pytest.Item) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+def _named(item: pytest.Item, refs: list[str]) -> bool:
+    base = item.nodeid.split("[", 1)[0]
+    return any(base == ref or base.endswith(f"::{ref}") for ref in refs)
+
+
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    first = config.getoption("--genxr-first")
+    if first:  # a stable sort: the named tests first, each group in collection order
+        items.sort(key=lambda item: not _named(item, first))
     for item in items:
         item.user_properties.append(("nodeid", item.nodeid))
         kind = _kind(item)

@@ -98,6 +98,7 @@ Every problem found on load is reported as one line naming the file and the fiel
 from __future__ import annotations
 
 import ast
+import contextlib
 import dataclasses
 import errno
 import os
@@ -640,6 +641,25 @@ def _kind_of(marks: list[str]) -> list[TestKind]:
     return [k for k in TestKind if k.value in marks]
 
 
+def _iwer_problems(tree: ast.Module, shown: str) -> list[Problem]:
+    """Uses of the IWER backend in a task's tests: it cannot grade candidates.
+
+    IWER's page harness is not behind the kernel (xrtest/js/kernel.js) yet, so a candidate could
+    forge what it reads; verdicts go through the XR Blocks simulator's `xr` fixture only.
+    """
+
+    def uses_iwer(node: ast.AST) -> bool:
+        if isinstance(node, ast.Attribute):
+            return node.attr in ("xr_backend", "IWERSession")
+        if isinstance(node, ast.Name):
+            return node.id == "IWERSession"
+        return isinstance(node, ast.ImportFrom) and (node.module or "").endswith("xrtest.iwer")
+
+    found = [node.lineno for node in ast.walk(tree) if uses_iwer(node)]
+    why = "the IWER backend cannot grade candidates yet (its page harness is not forgery-proof): use the `xr` fixture"
+    return [Problem(shown, f"line {line}", "", why) for line in sorted(set(found))]
+
+
 def _is_test_file(name: str) -> bool:
     return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
 
@@ -651,7 +671,13 @@ def declared_tests(task_dir: Path, task_type: TaskType) -> tuple[list[DeclaredTe
     problems: list[Problem] = []
     if not tests_dir.is_dir():
         return [], [Problem(str(tests_dir), "", "", "the task has no tests/ folder")]
-    files = sorted(p for p in tests_dir.rglob("*.py") if _is_test_file(p.name) and "__pycache__" not in p.parts)
+    sources = sorted(p for p in tests_dir.rglob("*.py") if "__pycache__" not in p.parts)
+    for path in sources:
+        if not _is_test_file(path.name) and not path.is_symlink():  # conftest.py, helpers
+            text, _ = read_text(path)
+            with contextlib.suppress(SyntaxError, ValueError):
+                problems += _iwer_problems(ast.parse(text or "", filename=str(path)), str(path))
+    files = [p for p in sources if _is_test_file(p.name)]
     for path in files:
         rel = path.relative_to(task_dir).as_posix()
         shown = str(path)
@@ -667,6 +693,7 @@ def declared_tests(task_dir: Path, task_type: TaskType) -> tuple[list[DeclaredTe
         except SyntaxError as e:
             problems.append(Problem(shown, f"line {e.lineno}", "", f"syntax error: {e.msg}"))
             continue
+        problems += _iwer_problems(tree, shown)
         module_marks = _module_marks(tree)
         candidates: list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, list[str]]] = []
         for node in tree.body:

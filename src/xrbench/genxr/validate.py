@@ -85,9 +85,14 @@ def materialize(cand: Candidate, dest: Path) -> Path:
 def run_candidate(cand: Candidate, pytest_args: Sequence[str] | None = None) -> dict[str, Any]:
     """Materialize the candidate in a temporary workspace, verify it once, return the run record."""
     t0 = time.perf_counter()
+    args = list(default_pytest_args() if pytest_args is None else pytest_args)
+    requirement = cand.solution.requirement if cand.solution and cand.kind == "mutant" else None
+    for req in cand.task.spec.requirements:
+        if req.id == requirement:  # the tests that check what the mutant broke run first
+            args += [arg for ref in req.tests for arg in ("--genxr-first", ref)]
     with owned_temporary_directory(f"genxr-validate-{cand.task.id}-") as tmp:
         ws = materialize(cand, Path(tmp) / "workspace")
-        verdict = verify(cand.task, ws, Path(tmp) / "out", pytest_args=pytest_args)
+        verdict = verify(cand.task, ws, Path(tmp) / "out", pytest_args=args)
     outcome = INFRA if verdict.infra_error else PASS if verdict.passed else FAIL
     return {
         "outcome": outcome,

@@ -508,8 +508,9 @@ class XRSession(PageSession):
         """Step frames until the app has finished starting up; returns the frames stepped (>= 1).
 
         Started up means: no Script still initialising (XR Blocks finds Scripts added to the scene
-        on a frame and initialises them asynchronously), no fetch or request in flight, and every
-        visible UI element laid out (it has a `ui_rect`). Between frames the harness waits for
+        on a frame and initialises them asynchronously), no fetch or request in flight, every
+        visible UI element laid out (it has a `ui_rect`) and no page timer already due (work a
+        font load or a layout pass queued while virtual time stood still). Between frames the harness waits for
         that pending work in wall-clock time while virtual time stands still, so the app sees the
         same frames on a fast or a slow machine. Raises `XRTestError` naming what is still pending
         after `max_frames` frames or `timeout_s` seconds.
@@ -533,6 +534,7 @@ class XRSession(PageSession):
                 f"{status['fetching']} fetch(es) running" if status["fetching"] else "",
                 f"{self.log.in_flight} request(s) in flight" if self.log.in_flight > 0 else "",
                 f"UI not laid out: {', '.join(status['ui'][:5])}" if status["ui"] else "",
+                f"{status['timers']} timer(s) due" if status.get("timers") else "",
             ]
             if not any(pending):
                 return frames

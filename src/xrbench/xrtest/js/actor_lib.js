@@ -16,11 +16,16 @@
     return s;
   };
 
+  /** The one way the harness moves time: n frames of dt ms, timers and frame callbacks first. */
   function stepFrames(n, dt) {
     const c = core();
     if (c.lifecycle !== 'running') throw new Error(`cannot step: core is ${c.lifecycle}`);
     if (!c.isPaused) c.pause();
-    for (let i = 0; i < n; i++) c.stepFrame(dt);
+    freezeClock();
+    for (let i = 0; i < n; i++) {
+      advanceClock(dt);  // timers and frame callbacks due by this frame's time (kernel.js)
+      c.stepFrame(dt);
+    }
     return n;
   }
 

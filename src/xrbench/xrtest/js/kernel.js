@@ -303,6 +303,126 @@ globalThis.addEventListener('unhandledrejection', (event) => {
   }
 }
 
+// --- the virtual clock ------------------------------------------------------------------------------
+// Once the session is paused (`H.ops.pause`), time moves only when Python steps: the page's
+// performance.now(), Date.now(), setTimeout/setInterval and requestAnimationFrame follow the virtual
+// clock, so an app that measures its own frame time or waits on a timer behaves the same in every
+// run and as it would on a headset at that frame rate. Until then (loading and xb.init) they run on
+// wall-clock time. The harness itself keeps the real ones (`realNow`, `realSetTimeout`).
+const realNow = performance.now.bind(performance);
+const realDateNow = Date.now;
+const realSetTimeout = globalThis.setTimeout.bind(globalThis);
+const realClearTimeout = globalThis.clearTimeout.bind(globalThis);
+const realRequestAnimationFrame = globalThis.requestAnimationFrame.bind(globalThis);
+const realCancelAnimationFrame = globalThis.cancelAnimationFrame.bind(globalThis);
+const dateOrigin = realDateNow() - realNow();
+const clock = {
+  virtual: false,
+  now: 0,            // virtual performance.now(), once virtual
+  timers: new Map(), // id -> {callback, args, due, interval (ms or null), real (host handle or null)}
+  frames: new Map(), // id -> {callback, real}: requestAnimationFrame callbacks
+  nextId: 1,
+};
+H.clock = clock;
+const clockNow = () => (clock.virtual ? clock.now : realNow());
+
+defineProperty(performance, 'now', {
+  value: function now() { return clockNow(); }, writable: true, configurable: true, enumerable: true,
+});
+defineProperty(Date, 'now', {
+  value: function now() { return Math.floor(dateOrigin + clockNow()); }, writable: true, configurable: true,
+});
+
+function armTimer(id, timer) {
+  timer.real = realSetTimeout(() => fireTimer(id), Math.max(0, timer.due - realNow()));
+}
+
+function fireTimer(id) {
+  const timer = clock.timers.get(id);
+  if (!timer) return;
+  if (timer.interval === null) clock.timers.delete(id);
+  else {
+    timer.due += Math.max(1, timer.interval);
+    if (!clock.virtual) armTimer(id, timer);
+  }
+  if (typeof timer.callback === 'function') apply(timer.callback, globalThis, timer.args);
+  else (0, eval)(String(timer.callback));  // setTimeout('code'), as the browser allows
+}
+
+function addTimer(callback, delay, args, repeat) {
+  const ms = Math.max(0, Number(delay) || 0);
+  const id = clock.nextId++;
+  const timer = {callback, args, due: clockNow() + ms, interval: repeat ? ms : null, real: null};
+  clock.timers.set(id, timer);
+  if (!clock.virtual) armTimer(id, timer);
+  return id;
+}
+
+function clearTimer(id) {
+  const timer = clock.timers.get(id);
+  if (!timer) return;
+  if (timer.real !== null) realClearTimeout(timer.real);
+  clock.timers.delete(id);
+}
+
+for (const [name, value] of [
+  ['setTimeout', function setTimeout(callback, delay, ...args) { return addTimer(callback, delay, args, false); }],
+  ['setInterval', function setInterval(callback, delay, ...args) { return addTimer(callback, delay, args, true); }],
+  ['clearTimeout', function clearTimeout(id) { clearTimer(id); }],
+  ['clearInterval', function clearInterval(id) { clearTimer(id); }],
+  ['requestAnimationFrame', function requestAnimationFrame(callback) {
+    const id = clock.nextId++;
+    const entry = {callback, real: null};
+    clock.frames.set(id, entry);
+    if (!clock.virtual) {
+      entry.real = realRequestAnimationFrame(() => {
+        clock.frames.delete(id);
+        apply(callback, globalThis, [clockNow()]);
+      });
+    }
+    return id;
+  }],
+  ['cancelAnimationFrame', function cancelAnimationFrame(id) {
+    const entry = clock.frames.get(id);
+    if (!entry) return;
+    if (entry.real !== null) realCancelAnimationFrame(entry.real);
+    clock.frames.delete(id);
+  }],
+]) defineProperty(globalThis, name, {value, writable: true, configurable: true, enumerable: true});
+
+/** From now on, time moves only by `advanceClock`: the host timers and frames are withdrawn. */
+function freezeClock() {
+  if (clock.virtual) return;
+  clock.now = realNow();
+  clock.virtual = true;
+  for (const timer of clock.timers.values()) {
+    if (timer.real !== null) realClearTimeout(timer.real);
+    timer.real = null;
+  }
+  for (const entry of clock.frames.values()) {
+    if (entry.real !== null) realCancelAnimationFrame(entry.real);
+    entry.real = null;
+  }
+}
+
+/** Advance virtual time by `ms`: due timers fire in order of due time, then the frame callbacks. */
+function advanceClock(ms) {
+  const target = clock.now + ms;
+  for (;;) {
+    let nextId = null, next = null;
+    for (const [id, timer] of clock.timers) {
+      if (timer.due <= target && (next === null || timer.due < next.due)) { nextId = id; next = timer; }
+    }
+    if (next === null) break;
+    clock.now = Math.max(clock.now, next.due);
+    fireTimer(nextId);
+  }
+  clock.now = target;
+  const frames = [...clock.frames.values()];
+  clock.frames.clear();
+  for (const entry of frames) apply(entry.callback, globalThis, [clock.now]);
+}
+
 // --- registration by the harness page module ----------------------------------------------------
 function isPlainObject(value) {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -368,6 +488,12 @@ function register(token, modules) {
   core.init = (options) => {
     H.initCalled = true;
     applyOverrides(options);
+    // XR Blocks says the user is 1.6 m tall (`xb.user.height`) while its simulator puts the eyes
+    // at 1.5 m, so an app that places things at `xb.user.height`, as its samples do, would be 10 cm
+    // off what the user sees. On a headset the height is the tracked eye height: make them agree
+    // before any Script's init() reads it.
+    const eye = options?.simulator?.initialCameraPosition?.y;
+    if (typeof eye === 'number' && xb.user && typeof xb.user.height === 'number') xb.user.height = eye;
     H.appliedOptions = {
       antialias: options?.antialias,
       renderToRenderTexture: options?.simulator?.renderToRenderTexture,
@@ -447,7 +573,7 @@ function register(token, modules) {
   if (core.input) pin(core.input, 'xb.core.input');
 }
 
-H.ops.pause = () => { H.xb.core.pause(); };
+H.ops.pause = () => { H.xb.core.pause(); freezeClock(); };
 
 // A task test's own read-only probe (`XRSession.probe`): a function `(h, arg) => value` given
 // what the harness captured before the app ran, never the page's globals (which the app owns):

@@ -8,10 +8,10 @@
 //   'harness-missing' XR Blocks started but the harness page module never registered (tampering)
 //   'timeout'     none of the above within timeoutMs
 async ({timeoutMs}) => {
-  const t0 = performance.now();
+  const t0 = realNow();
   const state = H;
-  const left = () => timeoutMs - (performance.now() - t0);
-  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const left = () => timeoutMs - (realNow() - t0);
+  const sleep = (ms) => new Promise((resolve) => realSetTimeout(resolve, ms));
   const loaded = () => document.readyState === 'complete';
   let loadedAt = null;
   const describe = (e) => String((e && (e.stack || e.message)) || e);
@@ -24,17 +24,17 @@ async ({timeoutMs}) => {
       initCalled: !!state.initCalled,
       pageErrors: (state.errors || []).map((e) => e.message),
       scriptErrors: state.scriptErrors || [],
-      elapsedMs: performance.now() - t0,
+      elapsedMs: realNow() - t0,
     });
   };
 
   while (true) {
     if (window.xbReady) break;
     if (loaded()) {
-      loadedAt ??= performance.now();
+      loadedAt ??= realNow();
       if ((state.errors || []).length) return finish({status: 'app-error'});
       // A module may still import xrblocks dynamically; give it a moment.
-      if (performance.now() - loadedAt > 3000) return finish({status: 'no-xrblocks'});
+      if (realNow() - loadedAt > 3000) return finish({status: 'no-xrblocks'});
     }
     if (left() <= 0) return finish({status: 'timeout'});
     await sleep(20);
@@ -46,8 +46,8 @@ async ({timeoutMs}) => {
   while (!settled) {
     // The app threw before calling xb.init: xbReady would never settle.
     if (!state.initCalled && loaded() && (state.errors || []).length) {
-      loadedAt ??= performance.now();
-      if (performance.now() - loadedAt > 250) return finish({status: 'app-error'});
+      loadedAt ??= realNow();
+      if (realNow() - loadedAt > 250) return finish({status: 'app-error'});
     }
     if (left() <= 0) return finish({status: 'timeout'});
     await sleep(20);

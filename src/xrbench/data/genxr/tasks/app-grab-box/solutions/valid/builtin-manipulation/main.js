@@ -3,8 +3,9 @@ import * as xb from 'xrblocks';
 
 /**
  * A box moved by XR Blocks' built-in manipulation (`object.xb.manipulation`): a touch and a
- * pinch drags it with the fingertip. The script only mirrors the manipulation into the tag's
- * state.
+ * pinch drags it with the fingertip. The script mirrors the manipulation into the tag's state
+ * and refuses manipulations that do not start with a direct touch (a pinch aimed with the hand's
+ * ray), since only a direct grab may move the box.
  */
 class GrabBoxScene extends xb.Script {
   init() {
@@ -20,6 +21,11 @@ class GrabBoxScene extends xb.Script {
   }
 
   onObjectManipulate(event) {
+    if (event.source?.type !== 'direct-touch') {
+      // A pinch aimed with the hand's ray from afar is not a grab: keep the box where it is.
+      if (event.phase === 'start') event.preventDefault();
+      return;
+    }
     const state = this.box.userData.xrblocksDevtools.state;
     if (event.phase === 'start') state.grabbed = true;
     if (event.phase === 'end' || event.phase === 'cancel') state.grabbed = false;

@@ -1,0 +1,117 @@
+"""Verifier throughput: wall time of `genxr verify` on fixed candidates, and where it goes.
+
+Runs the valid solution of each task given (default: the three the throughput issue measured)
+through the same `verify()` a real candidate meets, `--repeats` times interleaved, with a timing
+plugin in the verifier's pytest (benchmarks/verify_timing.py). Breakdown per candidate run:
+
+- startup: from calling verify() to the plugin loading (workspace copy, Python, pytest imports);
+- collection: session start to collected;
+- browser: the `xr_browser` fixture (launching Chromium, once per pytest process);
+- session open: the `xr` fixture's set-up (page load, module graph, XR Blocks ready), all tests;
+- test bodies: the tests' call phase, all tests;
+- teardown: the tests' teardown phase (closing sessions, keeping recordings), all tests;
+- after: session end to verify() returning (pytest exit, JUnit parsing, grading).
+
+Reports medians per task and over all runs, as JSON (`--json`) and a table. Usage:
+    python benchmarks/bench_verify.py [--tasks app-grab-box,...] [--repeats 3] [--json out.json]
+Not part of the test suite (timings on a shared machine are noisy: compare medians and ratios).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from xrbench.genxr.grading import default_pytest_args, verify
+from xrbench.genxr.task import DEFAULT_TASKS_DIR, load_task
+from xrbench.genxr.workspace import materialize_solution
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_TASKS = ("app-grab-box", "app-air-drawing", "sdk-repair-touch-wrong-hand")
+PARTS = ("startup", "collection", "browser", "session_open", "test_bodies", "teardown", "after")
+
+
+def breakdown(lines: list[dict], t_start: float, t_end: float) -> dict[str, float]:
+    """Seconds per part (see the module docstring) from the plugin's records of one run."""
+    first = {r["event"]: r["t"] for r in reversed(lines)}
+    fixtures: dict[str, float] = defaultdict(float)
+    phases: dict[str, float] = defaultdict(float)
+    for r in lines:
+        if r["event"] == "fixture":
+            fixtures[r["name"]] += r["seconds"]
+        elif r["event"] == "phase":
+            phases[r["when"]] += r["seconds"]
+    session_open = fixtures.get("xr", 0.0)
+    browser = fixtures.get("xr_browser", 0.0)
+    return {
+        "startup": first["plugin_loaded"] - t_start,
+        "collection": first["collected"] - first["session_start"],
+        "browser": browser,
+        # The setup phase holds the fixtures: what is not the browser or a session is the rest.
+        "session_open": session_open,
+        "setup_other": max(0.0, phases["setup"] - session_open - browser),
+        "test_bodies": phases["call"],
+        "teardown": phases["teardown"],
+        "after": t_end - first["session_finish"],
+        "tests": sum(1 for r in lines if r["event"] == "phase" and r["when"] == "call"),
+        "total": t_end - t_start,
+    }
+
+
+def run_once(task_id: str, root: Path) -> dict[str, float]:
+    task = load_task(DEFAULT_TASKS_DIR / task_id)
+    solution = task.valid_solutions[0]
+    work = Path(tempfile.mkdtemp(prefix=f"bench-{task_id}-", dir=root))
+    timing = work / "timing.jsonl"
+    os.environ["XRBENCH_VERIFY_TIMING"] = str(timing)
+    t0 = time.time()
+    ws = materialize_solution(task, solution, work / "ws")
+    verdict = verify(task, ws, work / "out", pytest_args=[*default_pytest_args(), "-p", "verify_timing"])
+    t1 = time.time()
+    if not verdict.passed:
+        raise SystemExit(f"{task_id}: the valid solution did not pass ({verdict.infra_error or 'tests failed'})")
+    lines = [json.loads(line) for line in timing.read_text().splitlines()]
+    return breakdown(lines, t0, t1)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tasks", default=",".join(DEFAULT_TASKS))
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args()
+    # The verifier's pytest finds the timing plugin through PYTHONPATH.
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")]))
+    tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
+    runs: dict[str, list[dict[str, float]]] = defaultdict(list)
+    with tempfile.TemporaryDirectory(prefix="xrbench-bench-verify-") as tmp:
+        for i in range(args.repeats):
+            for task_id in tasks:  # interleaved: every task sees the same machine state
+                runs[task_id].append(run_once(task_id, Path(tmp)))
+                print(f"  repeat {i + 1}/{args.repeats} {task_id}: {runs[task_id][-1]['total']:.1f} s", file=sys.stderr)
+    med = statistics.median
+    keys = [*PARTS, "setup_other", "total", "tests"]
+    per_task = {t: {k: round(med(r[k] for r in rs), 3) for k in keys} for t, rs in runs.items()}
+    every = [r for rs in runs.values() for r in rs]
+    overall = {k: round(med(r[k] for r in every), 3) for k in keys}
+    per_test = round(med(r["total"] / r["tests"] for r in every), 3)
+    result = {"repeats": args.repeats, "tasks": per_task, "overall": overall, "seconds_per_test": per_test}
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    print(f"genxr verify, valid solutions, {args.repeats} repeats; medians (s):")
+    print(f"  {'task':32} " + " ".join(f"{k[:11]:>11}" for k in keys))
+    for name, row in [*per_task.items(), ("all runs", overall)]:
+        print(f"  {name:32} " + " ".join(f"{row[k]:11.2f}" for k in keys))
+    print(f"  per test (variant): {per_test:.2f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
