@@ -51,6 +51,7 @@ bench: setup
 	$(PY) benchmarks/bench_context.py
 	$(PY) benchmarks/bench_xrtest.py
 	$(PY) benchmarks/bench_guidance_score.py
+	$(PY) benchmarks/bench_verify.py
 
 lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks
