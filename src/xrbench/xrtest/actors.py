@@ -39,7 +39,7 @@ from xrbench.xrtest.readers import (
     resolve,
     resolve_surface,
 )
-from xrbench.xrtest.session import Joint, Pose, SceneNode, Vec3
+from xrbench.xrtest.session import Joint, Pose, SceneNode, Vec3, rotate
 
 if TYPE_CHECKING:
     from xrbench.xrtest.session import XRSession
@@ -93,18 +93,6 @@ def _add(a: Sequence[float], b: Sequence[float]) -> Vec3:
 
 def _scale(a: Sequence[float], k: float) -> Vec3:
     return (a[0] * k, a[1] * k, a[2] * k)
-
-
-def _rotate(q: Sequence[float], v: Sequence[float]) -> Vec3:
-    """Rotate vector `v` by unit quaternion `q` = (x, y, z, w)."""
-    x, y, z, w = q
-    # t = 2 * cross(q.xyz, v); v' = v + w * t + cross(q.xyz, t)
-    tx, ty, tz = 2 * (y * v[2] - z * v[1]), 2 * (z * v[0] - x * v[2]), 2 * (x * v[1] - y * v[0])
-    return (
-        v[0] + w * tx + (y * tz - z * ty),
-        v[1] + w * ty + (z * tx - x * tz),
-        v[2] + w * tz + (x * ty - y * tx),
-    )
 
 
 def entry_point(start: Sequence[float], box: tuple[Vec3, Vec3], depth: float) -> Vec3:
@@ -310,7 +298,7 @@ class Hand(_Actor):
     def rest(self, *, speed: float = DEFAULT_HAND_SPEED) -> dict[str, Any]:
         """Bring the hand back to where the simulator rests it, beside and below the head."""
         pose = self.session.camera_pose()
-        offset = _rotate(pose.quaternion, REST_POSITIONS[self.handedness])
+        offset = rotate(pose.quaternion, REST_POSITIONS[self.handedness])
         return self.move_hand(_add(pose.position, offset), speed=speed)
 
     def reach_to(self, target: Any, *, depth: float = 0.02, speed: float = DEFAULT_HAND_SPEED) -> dict[str, Any]:

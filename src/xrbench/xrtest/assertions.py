@@ -38,7 +38,7 @@ from xrbench.xrtest.readers import (
     fmt_point,
     resolve_surface,
 )
-from xrbench.xrtest.session import SceneNode, Vec3
+from xrbench.xrtest.session import SceneNode, Vec3, rotate
 
 if TYPE_CHECKING:
     from xrbench.xrtest.actors import Hand
@@ -86,16 +86,6 @@ def _angle_deg(u: Sequence[float], v: Sequence[float]) -> float:
         return 0.0
     c = sum(a * b for a, b in zip(u, v, strict=True)) / (nu * nv)
     return math.degrees(math.acos(max(-1.0, min(1.0, c))))
-
-
-def _rotate(q: Sequence[float], v: Sequence[float]) -> Vec3:
-    x, y, z, w = q
-    tx, ty, tz = 2 * (y * v[2] - z * v[1]), 2 * (z * v[0] - x * v[2]), 2 * (x * v[1] - y * v[0])
-    return (
-        v[0] + w * tx + (y * tz - z * ty),
-        v[1] + w * ty + (z * tx - x * tz),
-        v[2] + w * tz + (x * ty - y * tx),
-    )
 
 
 # --- position and distance -----------------------------------------------------------------
@@ -272,7 +262,7 @@ def assert_facing_user(
     if t.node is None:
         _fail(f"expected {t.label} facing the user, but it is not an object with an orientation")
     head = session.camera_pose().position
-    front = _rotate(t.node.quaternion, forward)
+    front = rotate(t.node.quaternion, forward)
     to_head = tuple(head[i] - t.node.position[i] for i in range(3))
     angle = _angle_deg(front, to_head)
     if angle > max_angle:
@@ -299,11 +289,11 @@ def assert_within_reach(
     __tracebackhide__ = True
     t = _target(session, target)
     pose = session.camera_pose()
-    fwd = pose.forward or _rotate(pose.quaternion, (0.0, 0.0, -1.0))
+    fwd = pose.forward or rotate(pose.quaternion, (0.0, 0.0, -1.0))
     norm = math.hypot(fwd[0], fwd[2])
     # Looking straight up or down leaves no heading; take the head's up vector's instead.
     if norm < 1e-6:
-        up = _rotate(pose.quaternion, (0.0, 1.0, 0.0))
+        up = rotate(pose.quaternion, (0.0, 1.0, 0.0))
         fwd, norm = (-up[0] * fwd[1], 0.0, -up[2] * fwd[1]), math.hypot(up[0], up[2]) or 1.0
     ahead_dir = (fwd[0] / norm, 0.0, fwd[2] / norm)
     right_dir = (-ahead_dir[2], 0.0, ahead_dir[0])

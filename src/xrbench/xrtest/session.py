@@ -214,6 +214,18 @@ class Joint:
     radius: float | None = None
 
 
+def rotate(q: Sequence[float], v: Sequence[float]) -> Vec3:
+    """`v` rotated by the unit quaternion `q` = (x, y, z, w)."""
+    x, y, z, w = q
+    # t = 2 * cross(q.xyz, v); v' = v + w * t + cross(q.xyz, t)
+    tx, ty, tz = 2 * (y * v[2] - z * v[1]), 2 * (z * v[0] - x * v[2]), 2 * (x * v[1] - y * v[0])
+    return (
+        v[0] + w * tx + (y * tz - z * ty),
+        v[1] + w * ty + (z * tx - x * tz),
+        v[2] + w * tz + (x * ty - y * tx),
+    )
+
+
 def distance(a: Sequence[float], b: Sequence[float]) -> float:
     """Euclidean distance between two points."""
     return math.dist(a, b)

@@ -36,6 +36,7 @@ from typing import Any
 import pytest
 
 from xrbench.xrtest.assertions import assert_no_errors
+from xrbench.xrtest.session import rotate
 
 BOX = "grab-box"
 HOME = (0.0, 1.3, -0.55)
@@ -117,17 +118,6 @@ def _add(a: Sequence[float], b: Sequence[float]) -> Vec:
     return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
 
 
-def _rotate(q: Sequence[float], v: Sequence[float]) -> Vec:
-    """`v` rotated by the unit quaternion `q` = (x, y, z, w)."""
-    x, y, z, w = q
-    tx, ty, tz = 2 * (y * v[2] - z * v[1]), 2 * (z * v[0] - x * v[2]), 2 * (x * v[1] - y * v[0])
-    return (
-        v[0] + w * tx + (y * tz - z * ty),
-        v[1] + w * ty + (z * tx - x * tz),
-        v[2] + w * tz + (x * ty - y * tx),
-    )
-
-
 def _conj(q: Sequence[float]) -> tuple[float, float, float, float]:
     return (-q[0], -q[1], -q[2], q[3])
 
@@ -192,9 +182,9 @@ class Hold:
             for name, p0 in f0.points.items()
         }
         for name, q0 in f0.turns.items():
-            local = _rotate(_conj(q0), _sub(self.start, f0.points[name]))
+            local = rotate(_conj(q0), _sub(self.start, f0.points[name]))
             candidates[f"{name}, turning with it"] = lambda f, name=name, local=local: _add(
-                f.points[name], _rotate(f.turns[name], local)
+                f.points[name], rotate(f.turns[name], local)
             )
         best: tuple[float, str, int] | None = None
         for name, predict in candidates.items():
