@@ -4,11 +4,17 @@
       config.json     the resolved options (kind "run")
       lock.json       toolkit, python and web-dependency versions; checksums of the bundled data
       context/        ContextXR experiments (`xrbench context run`), every method without a provider
-      genxr/          validate.json (every reference candidate through the verifier) and jobs/
-                      (an oracle job with recorded videos; a nop job in the full run)
+      genxr/          jobs/ (an oracle job with recorded videos, a nop job) and validate.json
+                      (reference candidates through the verifier; the jobs' trials count as
+                      the runs of the oracle's solution and of the untouched workspace)
       guidance/       check.json (tasks resolve; untouched templates scored and smoke-tested)
       skipped.json    the parts that did not run, each with its reason
       report/         the static HTML report (index.html)
+
+What GenXR covers: by default the representative subset (`validate.representative_tasks`: every
+task type and capability label, a handful of tasks whatever the suite's size) with one mutant per
+requirement, so the run stays within 15 minutes on two cores; `full` takes every task and mutant,
+and `executor="ray"` runs the candidates and trials on a Ray cluster. `quick` is smaller still.
 
 Parts that need a model provider (ContextXR's LLM methods, the design score, the guidance judge)
 run when one is configured and are otherwise listed in skipped.json with the reason.
@@ -40,6 +46,9 @@ class RunOptions:
 
     out: Path
     quick: bool = False
+    full: bool = False  # every task and every mutant (default: the representative subset)
+    executor: str = "local"  # where GenXR candidates and trials run: local | ray
+    address: str | None = None  # Ray cluster address (None: a local Ray)
     provider: dict[str, Any] = field(default_factory=dict)  # provider, model, base_url, replay
 
 
@@ -91,52 +100,80 @@ def _quick_tasks(tasks: list[Any]) -> list[Any]:
 
 
 def _genxr(opts: RunOptions, progress: Callable[[str, int], Callable[[int], None]]) -> PartResult:
+    """Agent jobs first (oracle, nop), then the validation, which counts their trials as the runs
+    of the same candidates (the oracle's first valid solution, the untouched workspace) instead
+    of verifying those again."""
     from xrbench.genxr.job import JobConfig
     from xrbench.genxr.task import load_tasks
-    from xrbench.genxr.validate import validate
+    from xrbench.genxr.validate import EMPTY, known_runs, representative_tasks, validate
 
     out = opts.out / "genxr"
     tasks = [t for t in load_tasks() if not t.spec.example]
     if opts.quick:
         tasks = _quick_tasks(tasks)
+    elif not opts.full:
+        tasks = representative_tasks(tasks)
     if not tasks:
         return PartResult("GenXR-Bench", "skipped", reason="no bundled tasks", key="genxr")
+    only = [str(t.dir) for t in tasks]
+    headline: dict[str, Any] = {"tasks": len(tasks)}
+    known: dict[tuple[str, str], dict[str, Any]] = {}
+    labels = {
+        "oracle": lambda t: f"valid/{t.valid_solutions[0].name}" if t.valid_solutions else None,
+        "nop": lambda t: EMPTY,
+    }
+    for agent in ["oracle"] if opts.quick else ["oracle", "nop"]:
+        # The oracle's trials keep every XR test's video: the report shows them, the design score
+        # rates them. No verifier retries: each trial is also one validation run, which must see
+        # an infrastructure error as it happened.
+        cfg = JobConfig(
+            agent=agent,
+            only=only,
+            record=agent == "oracle",
+            workers=PARALLEL_RUNS,
+            executor=opts.executor,
+            address=opts.address,
+            verifier_retries=0,
+        )
+        job_dir, summary = _agent_job(cfg, out / "jobs", progress)
+        headline[f"{agent} Pass@1"] = summary["pass_at_1"]
+        known.update(known_runs(job_dir, tasks, labels[agent]))
     advance: list[Callable[[int], None]] = []
     report = validate(
         tasks,
         out / "validate.json",
         repeats=1,
         jobs=PARALLEL_RUNS,
+        executor=opts.executor,
+        address=opts.address,
+        mutants="all" if opts.full else "one-per-requirement",
+        known=known,
         on_plan=lambda n: advance.append(progress(f"GenXR validate ({len(tasks)} tasks)", n)),
         on_run=lambda *_: advance[-1](1),
     )
     s = report["summary"]
-    headline: dict[str, Any] = {
-        "tasks": s["tasks"],
-        "verifier accuracy": s["accuracy"],
-        "flaky candidates": len(s["flaky_candidates"]),
-    }
-    only = [str(t.dir) for t in tasks]
-    agents = ["oracle"] if opts.quick else ["oracle", "nop"]
-    for agent in agents:
-        # The oracle's trials keep every XR test's video: the report shows them, the design score rates them.
-        cfg = JobConfig(agent=agent, only=only, record=agent == "oracle", workers=PARALLEL_RUNS)
-        summary = _agent_job(cfg, out / "jobs", progress)
-        headline[f"{agent} Pass@1"] = summary["pass_at_1"]
+    headline.update(
+        {
+            "verifier accuracy": s["accuracy"],
+            "mutation score": s["mutation_score"],
+            "flaky candidates": len(s["flaky_candidates"]),
+        }
+    )
     return PartResult("GenXR-Bench", "ok", headline, key="genxr")
 
 
-def _agent_job(cfg: Any, out: Path, progress: Callable[[str, int], Callable[[int], None]]) -> dict[str, Any]:
+def _agent_job(
+    cfg: Any, out: Path, progress: Callable[[str, int], Callable[[int], None]]
+) -> tuple[Path, dict[str, Any]]:
     from xrbench.genxr.job import run_job
 
     bar: list[Callable[[int], None]] = []
-    _, summary = run_job(
+    return run_job(
         cfg,
         out,
         on_plan=lambda total, todo: bar.append(progress(f"GenXR {cfg.agent} agent", todo)),
         on_trial=lambda _r: bar[-1](1),
     )
-    return summary
 
 
 def _guidance(opts: RunOptions) -> PartResult:
@@ -175,7 +212,13 @@ def run_all(
     opts.out.mkdir(parents=True, exist_ok=True)
     atomic_write_json(
         opts.out / "config.json",
-        {"kind": "run", "quick": opts.quick, "provider": {k: v for k, v in opts.provider.items() if k != "replay"}},
+        {
+            "kind": "run",
+            "quick": opts.quick,
+            "full": opts.full,
+            "executor": opts.executor,
+            "provider": {k: v for k, v in opts.provider.items() if k != "replay"},
+        },
     )
     atomic_write_json(opts.out / "lock.json", lock_info())
     parts: list[PartResult] = []

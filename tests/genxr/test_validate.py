@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from xrbench.cli.genxr_cmd import app
-from xrbench.genxr.task import load_task
-from xrbench.genxr.validate import validate
+from xrbench.genxr.task import load_task, load_tasks
+from xrbench.genxr.validate import known_runs, representative_tasks, validate
 
 from .builders import make_app_task
 
@@ -103,3 +103,97 @@ def test_cli_validate_exit_status_and_only(tmp_path):
     assert json.loads(out.read_text())["summary"]["tasks"] == 1
     r = runner.invoke(app, ["validate", "--tasks", str(root), "--only", "nope", "--out", str(out)])
     assert r.exit_code == 2 and "no such task directory or task id" in r.stderr
+
+
+def _kill_the_worker_of(marker, killed):
+    """Once the marked test runs (its pytest pid is in `marker`), SIGKILL the Ray worker above it."""
+    import os
+    import signal
+    import time
+
+    import psutil
+
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not marker.exists():
+        time.sleep(0.05)
+    if not marker.exists():
+        return
+    proc = psutil.Process(int(marker.read_text()))
+    while proc is not None and not " ".join(proc.cmdline()).startswith("ray::"):
+        proc = proc.parent()
+    if proc is not None:
+        killed.append(proc.pid)
+        os.kill(proc.pid, signal.SIGKILL)
+
+
+def test_validation_on_ray_survives_a_killed_worker_and_equals_the_local_one(tmp_path):
+    # A local Ray cluster of two worker processes; the worker verifying one candidate is killed
+    # mid-run. That candidate must be verified again elsewhere: no candidate lost or counted twice,
+    # and the summary is the one a local validation gives.
+    ray = pytest.importorskip("ray")
+    import threading
+
+    marker = tmp_path / "slow-started"
+    tests = {
+        "test_app.py": (
+            "import os, time\n\n\n"
+            "def test_has_button(workspace_dir):\n"
+            "    text = (workspace_dir / 'main.js').read_text()\n"
+            "    if 'slow' in text:\n"
+            f"        marker = {str(marker)!r}\n"
+            "        if not os.path.exists(marker):\n"
+            "            open(marker, 'w').write(str(os.getpid()))\n"
+            "            time.sleep(60)  # killed here, with its worker\n"
+            "    assert 'red-button' in text\n"
+        )
+    }
+    root = tmp_path / "suite"
+    tasks = [
+        load_task(make_app_task(root, "red-button", tests=tests, valid={"main.js": "// red-button slow\n"})),
+        load_task(make_app_task(root, "blue-button", tests=tests)),
+    ]
+    marker.write_text("0")  # the local run does not wait
+    local = validate(tasks, tmp_path / "local.json", pytest_args=[], jobs=2)
+    marker.unlink()
+    killed: list[int] = []
+    killer = threading.Thread(target=_kill_the_worker_of, args=(marker, killed))
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        killer.start()
+        on_ray = validate(tasks, tmp_path / "ray.json", pytest_args=[], executor="ray")
+    finally:
+        killer.join()
+        ray.shutdown()
+    assert killed, "no worker was killed: the test did not test anything"
+    runs = [len(c["runs"]) for t in on_ray["tasks"].values() for c in t["candidates"].values()]
+    assert runs == [1] * 8
+    drop = {"candidate_seconds"}
+    assert {k: v for k, v in on_ray["summary"].items() if k not in drop} == {
+        k: v for k, v in local["summary"].items() if k not in drop
+    }
+    assert on_ray["summary"]["confusion"]["valid"] == {"pass": 2, "fail": 0, "infra_error": 0}
+
+
+def test_a_jobs_trials_count_as_the_validation_runs_of_the_same_candidates(tmp_path):
+    from xrbench.genxr.job import JobConfig, run_job
+
+    root = tmp_path / "suite"
+    make_app_task(root)
+    tasks = load_tasks(root)
+    job_dir, _ = run_job(JobConfig(agent="oracle", tasks_dir=str(root), verifier_retries=0), tmp_path / "jobs")
+    known = known_runs(job_dir, tasks, lambda t: "valid/ok")
+    ran: list[str] = []
+    report = validate(tasks, tmp_path / "v.json", pytest_args=[], known=known, on_run=lambda *a: ran.append(a[1]))
+    assert sorted(ran) == ["adversarial/bad0", "adversarial/bad1", "empty"]  # not the oracle's solution again
+    (run,) = report["tasks"]["red-button"]["candidates"]["valid/ok"]["runs"]
+    assert run["outcome"] == "pass" and run["trial"].startswith(str(job_dir))
+    assert report["summary"]["runs"] == 4 and report["summary"]["accuracy"] == 1.0
+
+
+def test_the_representative_subset_covers_every_type_and_capability_of_the_suite():
+    tasks = [t for t in load_tasks() if not t.spec.example]
+    chosen = representative_tasks(tasks)
+    assert {t.type for t in chosen} == {t.type for t in tasks}
+    assert {c for t in chosen for c in t.spec.capabilities} == {c for t in tasks for c in t.spec.capabilities}
+    assert len(chosen) <= 8
+    assert representative_tasks(list(reversed(tasks))) == chosen  # the same subset, whatever the order

@@ -301,6 +301,8 @@ def validate(
     only: Annotated[list[str] | None, typer.Option("--only", help="Validate only this task id (repeatable)")] = None,
     repeats: Annotated[int, typer.Option("--repeats", min=1, help="Runs per candidate")] = 1,
     jobs: Annotated[int, typer.Option("--jobs", min=1, help="Candidates verified at once")] = 1,
+    executor: Annotated[str, typer.Option("--executor", help="local | ray")] = "local",
+    address: Annotated[str | None, typer.Option("--address", help="Ray cluster address (default: local Ray)")] = None,
     all_tests: Annotated[
         bool, typer.Option("--all-tests", help="Run every test of a failing candidate (default: stop at the first)")
     ] = False,
@@ -339,6 +341,8 @@ def validate(
             pytest_args=_pytest_args(pytest_args),
             fail_fast=not all_tests,
             jobs=jobs,
+            executor=executor,
+            address=address,
             on_plan=on_plan,
             on_run=on_run,
         )

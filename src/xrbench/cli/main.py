@@ -10,6 +10,7 @@ import typer
 
 from xrbench.cli import context_cmd, genxr_cmd, guidance_cmd, report_cmd, setup_cmd, xr_cmd
 from xrbench.cli.common import App, BaseUrlOpt, ModelOpt, ProviderOpt, ReplayOpt, console
+from xrbench.errors import UserError
 from xrbench.procs import install_signal_handlers, remove_stale_tempdirs
 
 app = App(help="xrbench: benchmarks for XR development and XR interfaces.")
@@ -31,6 +32,11 @@ else:
 def run(
     out: Annotated[Path | None, typer.Option("--out", help="Run directory (default runs/run/<timestamp>)")] = None,
     quick: Annotated[bool, typer.Option("--quick", help="A smaller run (under five minutes on 2 cores)")] = False,
+    full: Annotated[
+        bool, typer.Option("--full", help="Every GenXR task and mutant (default: a representative subset)")
+    ] = False,
+    executor: Annotated[str, typer.Option("--executor", help="Where GenXR candidates run: local | ray")] = "local",
+    address: Annotated[str | None, typer.Option("--address", help="Ray cluster address (default: local Ray)")] = None,
     provider: ProviderOpt = None,
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
@@ -43,11 +49,15 @@ def run(
     from xrbench.run_all import RunOptions, run_all
 
     out = out or Path("runs") / "run" / datetime.now().strftime("%Y%m%d-%H%M%S")
-    opts = RunOptions(out, quick, {"provider": provider, "model": model, "base_url": base_url, "replay": replay})
+    if quick and full:
+        raise UserError("--quick and --full contradict each other; choose one")
+    provider_opts = {"provider": provider, "model": model, "base_url": base_url, "replay": replay}
+    opts = RunOptions(out, quick, full, executor, address, provider_opts)
     with progress_bars() as start:
         parts = run_all(opts, start, on_part=lambda p: console.print(f"[bold]{p.name}[/bold]: {p.status}"))
     index = _render_report(out)
-    table = Table(title=f"xrbench run ({'quick' if quick else 'full'}): {out}", title_justify="left")
+    kind = "quick" if quick else "full" if full else "representative"
+    table = Table(title=f"xrbench run ({kind}): {out}", title_justify="left")
     for col in ("part", "status", "headline", "note", "seconds"):
         table.add_column(col, overflow="fold")
     for p in parts:

@@ -1,5 +1,9 @@
 """The Ray executor: every item becomes a Ray task with CPU and memory requests.
 
+Each item asks for `num_cpus` (default one): a worker node runs as many items at once as it has
+cores. An item whose worker died mid-run is run again on another worker (`max_retries`); its
+result is yielded once, so nothing is lost or counted twice.
+
 `address` is a running cluster (`ray://host:10001`, or `auto`); without one Ray starts a local
 instance on this machine (how the tests run it). Items and results travel by pickle, so the
 function must be importable on the workers (it is: xrbench is installed there too).
@@ -21,7 +25,15 @@ class RayExecutor:
 
     name = "ray"
 
-    def __init__(self, address: str | None = None, *, num_cpus: float = 1.0, memory_mb: int = 2048, **init: Any):
+    def __init__(
+        self,
+        address: str | None = None,
+        *,
+        num_cpus: float = 1.0,
+        memory_mb: int = 2048,
+        max_retries: int = 3,
+        **init: Any,
+    ):
         try:
             import ray
         except ImportError:
@@ -30,6 +42,7 @@ class RayExecutor:
         self.address = address
         self.num_cpus = num_cpus
         self.memory_mb = memory_mb
+        self.max_retries = max_retries
         self._init = init
         self._started = False
 
@@ -46,7 +59,11 @@ class RayExecutor:
         if not items:
             return
         self._ensure()
-        remote = self._ray.remote(num_cpus=self.num_cpus, memory=self.memory_mb * 1024 * 1024, max_retries=0)(fn)
+        # A task whose worker process died (killed, out of memory, node lost) is run again, up to
+        # `max_retries` times; an exception raised by `fn` itself is never retried.
+        remote = self._ray.remote(
+            num_cpus=self.num_cpus, memory=self.memory_mb * 1024 * 1024, max_retries=self.max_retries
+        )(fn)
         refs = {remote.remote(item): item for item in items}
         try:
             while refs:

@@ -21,15 +21,14 @@ finished runs of unchanged tasks (a task's fingerprint is the hash of its files)
 
 from __future__ import annotations
 
-import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from xrbench.exec.local import LocalExecutor
+from xrbench.exec import make_executor
 from xrbench.genxr.grading import default_pytest_args, verify
 from xrbench.genxr.task import Solution, Task
 from xrbench.genxr.workspace import IGNORED_NAMES, materialize_solution, prepare_workspace
@@ -40,6 +39,8 @@ from xrbench.store.read import read_json
 
 EMPTY = "empty"
 PASS, FAIL, INFRA = "pass", "fail", "infra_error"
+# How often Ray runs a candidate again when the worker running it died (never on a verdict).
+RAY_RETRIES = 3
 
 
 @dataclass(frozen=True)
@@ -164,6 +165,78 @@ def _load_previous(out: Path) -> dict[str, Any]:
     return data.get("tasks", {}) if isinstance(data, dict) else {}
 
 
+def _run(item: tuple[Candidate, int, tuple[str, ...]]) -> dict[str, Any]:
+    """One run of one candidate (module level, so that Ray can ship it to a worker)."""
+    cand, i, args = item
+    try:
+        record = run_candidate(cand, args)
+    except Exception as e:  # a candidate that cannot even be set up is an infra error, not a crash
+        record = {"outcome": INFRA, "passed": False, "infra_error": f"setup_failed: {e}", "tests": []}
+    return {"repeat": i, **record}
+
+
+def representative_tasks(tasks: Sequence[Task]) -> list[Task]:
+    """A small subset with every task type and capability label of `tasks` (the main job's subset).
+
+    Greedy set cover, deterministic: each step takes the task that adds the most labels not yet
+    covered, preferring tasks that declare requirements (proven by mutants), then fewer tests,
+    then the id. The same suite always gives the same subset, whatever its size.
+    """
+
+    def labels(t: Task) -> set[str]:
+        return {f"type:{t.type.value}"} | {f"capability:{c.value}" for c in t.spec.capabilities}
+
+    left = {label for t in tasks for label in labels(t)}
+    pool = sorted(tasks, key=lambda t: (not t.spec.requirements, len(t.tests), t.id))
+    chosen: list[Task] = []
+    while left:
+        best = max(pool, key=lambda t: len(labels(t) & left))  # max keeps the first of equals
+        chosen.append(best)
+        left -= labels(best)
+        pool.remove(best)
+    return sorted(chosen, key=lambda t: t.id)
+
+
+def known_runs(
+    job_dir: str | Path, tasks: Sequence[Task], label: Callable[[Task], str | None]
+) -> dict[tuple[str, str], dict[str, Any]]:
+    """Run records for `validate(known=...)` from a finished job's trials (first attempts).
+
+    `label(task)` names the candidate a trial of that task verified (e.g. the oracle's first valid
+    solution, `valid/<name>`; the nop agent's untouched workspace, `empty`), or None to skip it.
+    """
+    by_id = {t.id: t for t in tasks}
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+    for result_file in sorted(Path(job_dir).glob("*/result.json")):
+        result = read_json(result_file)
+        verdict_file = result_file.parent / "verifier" / "verdict.json"
+        if result.get("attempt") != 0 or not verdict_file.is_file():
+            continue
+        task = by_id.get(result["task"])
+        name = label(task) if task is not None else None
+        if name is None:
+            continue
+        verdict = read_json(verdict_file)
+        outcome = INFRA if result.get("infra_error") else PASS if result.get("passed") else FAIL
+        out[(result["task"], name)] = {
+            "outcome": outcome,
+            "passed": bool(result.get("passed")),
+            "infra_error": result.get("infra_error"),
+            "seconds": (result.get("timings") or {}).get("verifier_s", 0.0),
+            "tests": verdict.get("tests", []),
+            "trial": str(result_file.parent),
+        }
+    return out
+
+
+def representative_mutants(task: Task) -> list[Solution]:
+    """One mutant per requirement (the first by name): what a quick validation runs of a task's mutants."""
+    chosen: dict[str, Solution] = {}
+    for m in sorted(task.mutants, key=lambda s: s.name):
+        chosen.setdefault(m.requirement or m.name, m)
+    return list(chosen.values())
+
+
 def validate(
     tasks: Sequence[Task],
     out: str | Path,
@@ -172,25 +245,38 @@ def validate(
     pytest_args: Sequence[str] | None = None,
     fail_fast: bool = True,
     jobs: int = 1,
+    executor: str = "local",
+    address: str | None = None,
+    mutants: str = "all",
+    known: Mapping[tuple[str, str], dict[str, Any]] | None = None,
     on_plan: Callable[[int], None] | None = None,
     on_run: Callable[[str, str, int, dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     """Validate `tasks`, writing the report to `out` after every run; returns the report.
 
     `fail_fast` stops a candidate's test run at its first failure (`-x`): the verdict is the same,
-    only faster for the candidates that must fail. `jobs` runs that many candidates at once.
+    only faster for the candidates that must fail. `jobs` runs that many candidates at once on
+    this machine; `executor="ray"` runs them on a Ray cluster at `address` instead (each candidate
+    asks for one CPU, so a worker runs as many at once as it has cores; a candidate whose worker
+    died is run again, never lost or counted twice). `mutants="one-per-requirement"` runs only
+    `representative_mutants` of each task. `known` maps (task id, candidate label) to a run
+    record already made by the same verifier (e.g. a job's trial of that candidate): it counts as
+    the candidate's first run instead of verifying it again.
     `on_plan(n)` learns how many runs are left to do (after reusing finished ones) and
     `on_run(task_id, label, repeat, record)` is called after each (progress display).
     """
     if repeats < 1:
         raise ValueError("repeats must be >= 1")
+    if mutants not in ("all", "one-per-requirement"):
+        raise ValueError("mutants must be 'all' or 'one-per-requirement'")
     out = Path(out)
     args = list(default_pytest_args() if pytest_args is None else pytest_args)
     if fail_fast and "-x" not in args and "--exitfirst" not in args:
         args.append("-x")
+    known = dict(known or {})
     previous = _load_previous(out)
     per_task: dict[str, dict[str, Any]] = {}
-    todo: list[tuple[Candidate, int]] = []
+    todo: list[tuple[Candidate, int, tuple[str, ...]]] = []
     for task in tasks:
         fp = task_fingerprint(task)
         old = previous.get(task.id, {})
@@ -202,9 +288,16 @@ def validate(
             "fingerprint": fp,
             "candidates": {},
         }
-        for cand in candidates(task):
+        cands = candidates(task)
+        if mutants != "all":
+            keep = set(map(id, representative_mutants(task)))
+            cands = [c for c in cands if c.kind != "mutant" or id(c.solution) in keep]
+        for cand in cands:
             done = old.get("candidates", {}).get(cand.label, {}).get("runs", []) if reuse else []
             done = [r for r in done if isinstance(r, dict) and r.get("repeat", 0) < repeats][:repeats]
+            seeded = known.get((task.id, cand.label))
+            if seeded is not None and not any(r.get("repeat") == 0 for r in done):
+                done = [{"repeat": 0, **seeded}, *done]
             entry["candidates"][cand.label] = {
                 "kind": cand.kind,
                 **({"requirement": cand.solution.requirement} if cand.kind == "mutant" else {}),
@@ -213,9 +306,7 @@ def validate(
                 "runs": done,
             }
             have = {r["repeat"] for r in done}
-            todo.extend((cand, i) for i in range(repeats) if i not in have)
-
-    lock = threading.Lock()
+            todo.extend((cand, i, tuple(args)) for i in range(repeats) if i not in have)
 
     def write() -> dict[str, Any]:
         for entry in per_task.values():
@@ -229,24 +320,19 @@ def validate(
         atomic_write_json(out, report)
         return report
 
-    def work(item: tuple[Candidate, int]) -> None:
-        cand, i = item
-        try:
-            record = run_candidate(cand, args)
-        except Exception as e:  # a candidate that cannot even be set up is an infra error, not a crash
-            record = {"outcome": INFRA, "passed": False, "infra_error": f"setup_failed: {e}", "tests": []}
-        record = {"repeat": i, **record}
-        with lock:
-            per_task[cand.task.id]["candidates"][cand.label]["runs"].append(record)
-            write()
-            if on_run:
-                on_run(cand.task.id, cand.label, i, record)
-
     # Repeats of one candidate run apart in time (repeat-major order), so that a flake that depends
     # on machine load has a chance to show.
     todo.sort(key=lambda item: item[1])
     if on_plan:
         on_plan(len(todo))
-    for _ in LocalExecutor(jobs).map(work, todo):
-        pass
+    if executor == "ray":
+        pool = make_executor("ray", address=address, num_cpus=1, max_retries=RAY_RETRIES)
+    else:
+        pool = make_executor(executor, workers=jobs)
+    write()
+    for (cand, i, _), record in pool.map(_run, todo):
+        per_task[cand.task.id]["candidates"][cand.label]["runs"].append(record)
+        write()
+        if on_run:
+            on_run(cand.task.id, cand.label, i, record)
     return write()

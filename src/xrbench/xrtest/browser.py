@@ -52,6 +52,9 @@ BASE_ARGS: tuple[str, ...] = (
     "--disable-backgrounding-occluded-windows",
     "--disable-renderer-backgrounding",
     "--autoplay-policy=no-user-gesture-required",
+    # Pages of one site share a renderer process, so a session in a reused context (contexts.py)
+    # does not start a new one and compile three.js and XR Blocks again.
+    "--process-per-site",
     # WebRTC would otherwise open UDP sockets that no request routing sees.
     "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
     # Belt and braces next to request routing: nothing but loopback resolves, so a request that

@@ -7,6 +7,7 @@ from typing import Any
 
 from playwright.sync_api import BrowserContext, Page
 
+from xrbench.xrtest.contexts import ContextPool, Lease
 from xrbench.xrtest.errors import SessionClosedError
 from xrbench.xrtest.routing import FailedRequest, RemoteRequest, SessionLog
 from xrbench.xrtest.server import AppServer
@@ -27,6 +28,11 @@ class PageSession:
     context: BrowserContext | None
     _page: Page | None
     _closed: bool
+    # False when the page may be stuck (a test timed out in it): its context is then not reused.
+    reusable: bool = True
+    _crashed: bool = False
+    _contexts: ContextPool | None = None
+    _lease: Lease | None = None
 
     def close(self) -> None:
         """Close the page's context and delete the workspace (idempotent)."""
@@ -35,8 +41,19 @@ class PageSession:
             # A failing hook (e.g. a trace that cannot be written) must not stop the cleanup.
             with contextlib.suppress(Exception):
                 hook.closing(self)
-        context, self.context, self._page = self.context, None, None
-        if context is not None:
+        context, self.context, page, self._page = self.context, None, self._page, None
+        lease, self._lease = self._lease, None
+        if lease is not None and self._contexts is not None:
+            # A reused context (contexts.py) goes back to its pool, unless this session's page
+            # hung or crashed: then it is closed with everything in it.
+            healthy = self.reusable and page is not None and not page.is_closed() and not self._crashed
+            if healthy:
+                try:
+                    page.close(run_before_unload=False)
+                except Exception:
+                    healthy = False
+            self._contexts.release(lease, reusable=healthy)
+        elif context is not None:
             # The browser may be gone already; cleanup must still finish.
             with contextlib.suppress(Exception):
                 context.close()

@@ -47,6 +47,7 @@ from typing import Any
 
 import pytest
 
+from xrbench.xrtest.contexts import ContextPool
 from xrbench.xrtest.iwer import IWERSession
 from xrbench.xrtest.recording import DEFAULT_ARTIFACTS_DIR, Recorder, artifact_dir_name
 from xrbench.xrtest.recording import keyframe as _keyframe
@@ -330,6 +331,16 @@ def xr_browser() -> Iterator[Any]:
         handle.close()
 
 
+@pytest.fixture(scope="session")
+def xr_contexts() -> Iterator[ContextPool]:
+    """Browser contexts reused by the run's sessions (emptied between them; see `contexts.py`)."""
+    pool = ContextPool()
+    try:
+        yield pool
+    finally:
+        pool.close()
+
+
 @pytest.fixture
 def xr_app(request: pytest.FixtureRequest) -> Path:
     """The app under test: `--xr-app DIR` or `$XRBENCH_XR_APP`.
@@ -343,7 +354,9 @@ def xr_app(request: pytest.FixtureRequest) -> Path:
 
 
 @pytest.fixture
-def xr(request: pytest.FixtureRequest, xr_browser: Any, xr_app: Path) -> Iterator[XRTestSession | IWERTestSession]:
+def xr(
+    request: pytest.FixtureRequest, xr_browser: Any, xr_contexts: ContextPool, xr_app: Path
+) -> Iterator[XRTestSession | IWERTestSession]:
     """An open session of the app under test (`xr_app`), in this test's hand and scene variant.
 
     An `XRTestSession` (XR Blocks' simulator), or an `IWERTestSession` for tests marked
@@ -369,7 +382,9 @@ def xr(request: pytest.FixtureRequest, xr_browser: Any, xr_app: Path) -> Iterato
         if backend == "iwer":
             session = IWERTestSession(Path(xr_app), **{"input_mode": "hand", **options, **common})
         else:
-            session = XRTestSession(Path(xr_app), scene=variant.scene, **common)
+            # A Playwright trace belongs to a whole context: traced sessions get their own.
+            contexts = None if state.trace else xr_contexts
+            session = XRTestSession(Path(xr_app), scene=variant.scene, contexts=contexts, **common)
         session.variant = variant
         session.open()  # AppInitError: open() closed the session (and the recorder's hook ran)
     except BaseException:
@@ -382,6 +397,7 @@ def xr(request: pytest.FixtureRequest, xr_browser: Any, xr_app: Path) -> Iterato
         keep = state.record or timed_out or _failed(item)
         recorder.keep = keep
         recorder.page_usable = not timed_out
+        session.reusable = not timed_out
         session.close()
         _finish_recording(item, state, recorder, keep=keep)
 

@@ -85,6 +85,7 @@ class Recorder:
         self.page_usable = True
         self.notes: list[str] = []
         self._frames = 0
+        self._video: Any = None
         self._video_path: Path | None = None
         self._trace_started = False
         self.out_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -111,8 +112,8 @@ class Recorder:
     def closing(self, session: XRSession) -> None:
         """Take the `end` key frame, stop the trace, write the log; each step on its own."""
         with contextlib.suppress(Exception):
-            video = session.page.video
-            self._video_path = Path(video.path()) if video else None
+            self._video = session.page.video
+            self._video_path = Path(self._video.path()) if self._video else None
         if self.keep and self.end_frame and self.page_usable:
             self.keyframe(session, "end")
         if self._trace_started and session.context is not None:
@@ -159,8 +160,18 @@ class Recorder:
         """
         shutil.rmtree(self.out_dir, ignore_errors=True)
         if not keep:
+            # A video in a reused context's folder (contexts.py) is deleted with the context.
             shutil.rmtree(self.staging, ignore_errors=True)
             return None
+        elsewhere = self._video_path is not None and not self._video_path.is_relative_to(self.staging)
+        if self._video is not None and self._video_path is not None and elsewhere:
+            # Recorded into a reused context's folder: wait for it and bring it here.
+            try:
+                self._video_path = self.staging / "video" / self._video_path.name
+                self._video.save_as(self._video_path)
+            except Exception as e:  # the recording must never fail the test
+                self.notes.append(f"video not saved: {str(e).splitlines()[0] if str(e) else type(e).__name__}")
+                self._video_path = None
         videos = sorted((self.staging / "video").glob("*.webm"))
         if self._video_path is not None and self._video_path in videos:
             videos.remove(self._video_path)

@@ -18,7 +18,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from playwright.sync_api import BrowserContext, ConsoleMessage, Request, Response, Route, WebError, WebSocketRoute
+from playwright.sync_api import (
+    BrowserContext,
+    ConsoleMessage,
+    Error,
+    Page,
+    Request,
+    Response,
+    Route,
+    WebError,
+    WebSocketRoute,
+)
 
 from xrbench.xrtest.scenes import DEFAULT_ENVIRONMENTS_CDN, default_environment_asset
 from xrbench.xrtest.server import mime_type
@@ -177,19 +187,31 @@ class Router:
         else:
             route.fulfill(status=200, body=body, headers=headers)
 
-    def _handle_ws(self, ws: WebSocketRoute) -> None:
+    def handle_websocket(self, ws: WebSocketRoute) -> None:
+        """Refuse a WebSocket (the browser has no network), and log it."""
         self.log.remote_requests.append(RemoteRequest(ws.url, "aborted"))
         self.log.failed_requests.append(FailedRequest(ws.url, "websocket blocked", "GET", "websocket"))
         ws.close(code=1008, reason="blocked by xrtest")
 
-    def install(self, context: BrowserContext) -> None:
-        """Route the context's requests and WebSockets; call before opening pages."""
+    def install(self, context: BrowserContext, *, websockets: bool = True) -> None:
+        """Route the context's requests (and WebSockets, unless told not to); call before opening pages.
+
+        `unroute_all` does not remove WebSocket routes, so a reused context (`contexts.py`)
+        routes them once, to whichever session holds it (`Lease.handle_websocket`).
+        """
         context.route(self.pattern, self._handle)
-        context.route_web_socket(self.pattern, self._handle_ws)
+        if websockets:
+            context.route_web_socket(self.pattern, self.handle_websocket)
 
 
-def attach_log(context: BrowserContext, log: SessionLog, *, ignore_url: Callable[[str], bool] | None = None) -> None:
-    """Record console messages, page errors and failed requests of every page in `context`."""
+def attach_log(
+    target: BrowserContext | Page, log: SessionLog, *, ignore_url: Callable[[str], bool] | None = None
+) -> None:
+    """Record console messages, page errors and failed requests of every page in a context, or of one page.
+
+    A session in a reused context (`contexts.py`) logs its own page (and the popups it opens),
+    not the context, whose earlier pages belonged to other sessions.
+    """
 
     def on_console(msg: ConsoleMessage) -> None:
         loc = msg.location or {}
@@ -223,9 +245,17 @@ def attach_log(context: BrowserContext, log: SessionLog, *, ignore_url: Callable
                 FailedRequest(response.url, f"HTTP {response.status}", req.method, req.resource_type)
             )
 
-    context.on("console", on_console)
-    context.on("weberror", on_weberror)
-    context.on("request", on_request)
-    context.on("requestfinished", on_requestfinished)
-    context.on("requestfailed", on_requestfailed)
-    context.on("response", on_response)
+    if isinstance(target, Page):
+
+        def on_pageerror(error: Error) -> None:
+            log.page_errors.append(error.stack or f"{error.name}: {error.message}")
+
+        target.on("pageerror", on_pageerror)
+        target.on("popup", lambda popup: attach_log(popup, log, ignore_url=ignore_url))
+    else:
+        target.on("weberror", on_weberror)
+    target.on("console", on_console)
+    target.on("request", on_request)
+    target.on("requestfinished", on_requestfinished)
+    target.on("requestfailed", on_requestfailed)
+    target.on("response", on_response)

@@ -38,6 +38,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import Error as PlaywrightError
 
 from xrbench.xrtest.browser import shared_browser
+from xrbench.xrtest.contexts import ContextPool
 from xrbench.xrtest.errors import AppInitError, SessionClosedError, TagNotFoundError, TamperingError, XRTestError
 from xrbench.xrtest.pagesession import PageSession
 from xrbench.xrtest.routing import Router, SessionLog, attach_log
@@ -269,6 +270,8 @@ class XRSession(PageSession):
         dominant_hand: the simulated user's dominant hand, 'right' (default) or 'left'; actors
             and assertions resolve the roles 'dominant' / 'non_dominant' with it.
         dt_ms: virtual milliseconds per frame for actors and `wait()` (default 60 Hz).
+        contexts: open the page in a browser context of this pool (reused between sessions,
+            emptied in between; see `contexts.py`) instead of a new context of its own.
     """
 
     def __init__(
@@ -289,6 +292,7 @@ class XRSession(PageSession):
         hooks: Sequence[SessionHook] = (),
         dominant_hand: str = "right",
         dt_ms: float = DEFAULT_DT_MS,
+        contexts: ContextPool | None = None,
     ):
         if dominant_hand not in HANDS:
             raise ValueError(f"dominant_hand must be 'left' or 'right', not {dominant_hand!r}")
@@ -321,6 +325,7 @@ class XRSession(PageSession):
         self._actors: dict[str, Any] = {}
         self._cdp: Any = None
         self._harness_module = ""
+        self._contexts = contexts
 
     # --- lifecycle -----------------------------------------------------------------------------
 
@@ -385,27 +390,40 @@ class XRSession(PageSession):
             shutil.copytree(self.scene.dir, self.workspace.path / HARNESS_DIR / "scenes" / self.scene.name)
         self.server = AppServer(self.workspace.path, deps.node_modules, once=[self._harness_module])
         browser = self._browser_arg or shared_browser()
-        extra: dict[str, Any] = {}
+        options: dict[str, Any] = {
+            "viewport": {"width": self.viewport[0], "height": self.viewport[1]},
+            "device_scale_factor": 1,
+            "service_workers": "block",
+        }
         for hook in self.hooks:
-            extra.update(hook.context_options(self))
-        self.context = browser.new_context(
-            viewport={"width": self.viewport[0], "height": self.viewport[1]},
-            device_scale_factor=1,
-            service_workers="block",
-            **extra,
-        )
-        for hook in self.hooks:
-            hook.context_created(self)
+            options.update(hook.context_options(self))
+        router = Router(deps, self.server.base_url, self.log, scene=self.scene.name if self.scene else None)
+        if self._contexts is None:
+            self.context = browser.new_context(**options)
+            for hook in self.hooks:
+                hook.context_created(self)
+            attach_log(self.context, self.log)
+            router.install(self.context)
+        else:
+            # A context reused from an earlier session (see contexts.py): this session's page, logs
+            # and routes are its own, and storage is emptied before the page navigates.
+            self._lease = self._contexts.acquire(browser, options)
+            self.context = self._lease.context
+            if self._lease.fresh:
+                self.context.route_web_socket(router.pattern, self._lease.handle_websocket)
+            self._lease.websocket_handler = router.handle_websocket
+            router.install(self.context, websockets=False)
         self.context.set_default_timeout(self.init_timeout_s * 1000)
-        attach_log(self.context, self.log)
         self.server.install(self.context)
-        Router(deps, self.server.base_url, self.log, scene=self.scene.name if self.scene else None).install(
-            self.context
-        )
-        # The harness (kernel, readers, actors), before any page script; see js/kernel.js.
-        self.context.add_init_script(script=harness_script(self._config(), token))
         self._page = self.context.new_page()
+        if self._lease is not None:
+            attach_log(self._page, self.log)
+            self._page.on("crash", lambda _page: setattr(self, "_crashed", True))
+        # The harness (kernel, readers, actors), before any page script; see js/kernel.js.
+        self._page.add_init_script(script=harness_script(self._config(), token))
         self._cdp = self.context.new_cdp_session(self._page)
+        if self._lease is not None:
+            self._lease.clear_storage(self._cdp)
         try:
             self._page.goto(self.url, wait_until="load", timeout=self.init_timeout_s * 1000)
         except PlaywrightError as e:
