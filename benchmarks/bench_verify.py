@@ -10,7 +10,10 @@ plugin in the verifier's pytest (benchmarks/verify_timing.py). Breakdown per can
 - session open: the `xr` fixture's set-up (page load, module graph, XR Blocks ready), all tests;
 - test bodies: the tests' call phase, all tests;
 - teardown: the tests' teardown phase (closing sessions, keeping recordings), all tests;
-- after: session end to verify() returning (pytest exit, JUnit parsing, grading).
+- after: session end to verify() returning (pytest exit, JUnit parsing, grading);
+- cpu: CPU seconds (user + system) of every process the run started (pytest, the Playwright
+  driver, the browser), which varies much less than wall time when other work shares the machine.
+  Counted with a cgroup-v1 `cpuacct` group of this process (as root); without one, not reported.
 
 Reports medians per task and over all runs, as JSON (`--json`) and a table. Usage:
     python benchmarks/bench_verify.py [--tasks app-grab-box,...] [--repeats 3] [--json out.json]
@@ -20,6 +23,7 @@ Not part of the test suite (timings on a shared machine are noisy: compare media
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -65,20 +69,54 @@ def breakdown(lines: list[dict], t_start: float, t_end: float) -> dict[str, floa
     }
 
 
-def run_once(task_id: str, root: Path) -> dict[str, float]:
+class CpuMeter:
+    """CPU time of this process and all it starts, from a cpuacct cgroup of its own.
+
+    Resource usage of children (`getrusage`) misses the browser: its processes are not waited for
+    by the verifier's pytest, so only a cgroup, which every descendant joins, sees them.
+    """
+
+    ROOT = Path("/sys/fs/cgroup/cpuacct")
+
+    def __init__(self) -> None:
+        self.group: Path | None = None
+        group = self.ROOT / f"xrbench-bench-{os.getpid()}"
+        try:
+            group.mkdir()
+            (group / "cgroup.procs").write_text(str(os.getpid()))
+            self.group = group
+        except OSError:
+            with contextlib.suppress(OSError):
+                group.rmdir()
+
+    def seconds(self) -> float:
+        if self.group is None:
+            return float("nan")
+        return int((self.group / "cpuacct.usage").read_text()) / 1e9
+
+    def close(self) -> None:
+        if self.group is not None:
+            with contextlib.suppress(OSError):
+                (self.ROOT / "cgroup.procs").write_text(str(os.getpid()))
+                self.group.rmdir()
+
+
+def run_once(task_id: str, root: Path, cpu_meter: CpuMeter) -> dict[str, float]:
     task = load_task(DEFAULT_TASKS_DIR / task_id)
     solution = task.valid_solutions[0]
     work = Path(tempfile.mkdtemp(prefix=f"bench-{task_id}-", dir=root))
     timing = work / "timing.jsonl"
     os.environ["XRBENCH_VERIFY_TIMING"] = str(timing)
     t0 = time.time()
+    cpu0 = cpu_meter.seconds()
     ws = materialize_solution(task, solution, work / "ws")
     verdict = verify(task, ws, work / "out", pytest_args=[*default_pytest_args(), "-p", "verify_timing"])
     t1 = time.time()
+    cpu = cpu_meter.seconds() - cpu0
     if not verdict.passed:
         raise SystemExit(f"{task_id}: the valid solution did not pass ({verdict.infra_error or 'tests failed'})")
     lines = [json.loads(line) for line in timing.read_text().splitlines()]
-    return breakdown(lines, t0, t1)
+    return {**breakdown(lines, t0, t1), "cpu": cpu}
 
 
 def main() -> int:
@@ -90,14 +128,15 @@ def main() -> int:
     # The verifier's pytest finds the timing plugin through PYTHONPATH.
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")]))
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
+    cpu_meter = CpuMeter()
     runs: dict[str, list[dict[str, float]]] = defaultdict(list)
     with tempfile.TemporaryDirectory(prefix="xrbench-bench-verify-") as tmp:
         for i in range(args.repeats):
             for task_id in tasks:  # interleaved: every task sees the same machine state
-                runs[task_id].append(run_once(task_id, Path(tmp)))
+                runs[task_id].append(run_once(task_id, Path(tmp), cpu_meter))
                 print(f"  repeat {i + 1}/{args.repeats} {task_id}: {runs[task_id][-1]['total']:.1f} s", file=sys.stderr)
     med = statistics.median
-    keys = [*PARTS, "setup_other", "total", "tests"]
+    keys = [*PARTS, "setup_other", "total", "cpu", "tests"]
     per_task = {t: {k: round(med(r[k] for r in rs), 3) for k in keys} for t, rs in runs.items()}
     every = [r for rs in runs.values() for r in rs]
     overall = {k: round(med(r[k] for r in every), 3) for k in keys}
@@ -110,6 +149,7 @@ def main() -> int:
     for name, row in [*per_task.items(), ("all runs", overall)]:
         print(f"  {name:32} " + " ".join(f"{row[k]:11.2f}" for k in keys))
     print(f"  per test (variant): {per_test:.2f} s")
+    cpu_meter.close()
     return 0
 
 

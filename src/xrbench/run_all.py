@@ -130,6 +130,9 @@ def _genxr(opts: RunOptions, progress: Callable[[str, int], Callable[[int], None
             agent=agent,
             only=only,
             record=agent == "oracle",
+            # The untouched workspace must fail: its first failing test decides that, as in the
+            # validation its trials stand in for.
+            fail_fast=agent == "nop",
             workers=PARALLEL_RUNS,
             executor=opts.executor,
             address=opts.address,
@@ -146,7 +149,7 @@ def _genxr(opts: RunOptions, progress: Callable[[str, int], Callable[[int], None
         jobs=PARALLEL_RUNS,
         executor=opts.executor,
         address=opts.address,
-        mutants="all" if opts.full else "one-per-requirement",
+        subset="all" if opts.full else "representative",
         known=known,
         on_plan=lambda n: advance.append(progress(f"GenXR validate ({len(tasks)} tasks)", n)),
         on_run=lambda *_: advance[-1](1),

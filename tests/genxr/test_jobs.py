@@ -298,3 +298,24 @@ def test_failure_categories_of_failed_tests_are_counted(tmp_path):
     job, summary = run_job(config(suite, "nop"), tmp_path / "runs")
     assert summary["failure_categories"] == {"hand-asymmetry": 1}
     assert "| hand-asymmetry | 1 |" in (job / "summary.md").read_text()
+
+
+def test_fail_fast_stops_each_verification_at_its_first_failure(tmp_path):
+    tests = {
+        "test_app.py": (
+            "def test_first(workspace_dir):\n"
+            "    assert 'red-button' in (workspace_dir / 'main.js').read_text()\n\n\n"
+            "def test_second(workspace_dir):\n"
+            "    assert '0xff0000' in (workspace_dir / 'main.js').read_text()\n"
+        )
+    }
+    suite = tmp_path / "suite"
+    make_app_task(suite, tests=tests)
+    outcomes = {}
+    for fail_fast in (False, True):
+        job, summary = run_job(config(suite, "nop", fail_fast=fail_fast), tmp_path / f"runs-{fail_fast}")
+        assert summary["pass_at_1"] == 0.0
+        verdict = json.loads((job / "red-button__nop__1" / "verifier" / "verdict.json").read_text())
+        outcomes[fail_fast] = [t["outcome"] for t in verdict["tests"]]
+    assert outcomes[False] == ["failed", "failed"]
+    assert outcomes[True][0] == "failed" and outcomes[True][1] != "failed"

@@ -147,3 +147,36 @@ def test_prepare_builds_a_mutant_on_its_valid_solution(tmp_path):
     )
     assert r.exit_code == 0, r.output
     assert "Math.min(this.colorIndex + 1, 1)" in (dest / "main.js").read_text()
+
+
+def test_a_representative_validation_keeps_the_first_and_blind_valid_solutions_and_a_mutant_per_requirement(
+    tmp_path,
+):
+    from xrbench.genxr.validate import representative_candidates
+
+    task_dir = task_with_requirements(tmp_path)
+    good = (task_dir / "solutions" / "valid" / "ok" / "main.js").read_text()
+    blue = (task_dir / "solutions" / "mutants" / "turns-red-blue.patch").read_text()
+    write(task_dir / "solutions" / "mutants" / "turns-red-green.patch", blue.replace("0x0000ff", "0x00ff00"))
+    for name, blind in (("other", False), ("written-blind", True)):
+        write(task_dir / "solutions" / "valid" / name / "main.js", good)
+        write(
+            task_dir / "solutions" / "valid" / name / "solution.toml",
+            f'note = "{name}"\nblind = {str(blind).lower()}\n',
+        )
+    task = load_task(task_dir)
+    labels = [c.label for c in representative_candidates(task)]
+    assert sorted(labels) == sorted(
+        [
+            "valid/ok",
+            "valid/written-blind",
+            "adversarial/bad0",
+            "adversarial/bad1",
+            "mutant/has-button-none",
+            "mutant/turns-red-blue",
+            "empty",
+        ]
+    )
+    report = validate([task], tmp_path / "v.json", pytest_args=[], subset="representative")
+    assert sorted(report["tasks"]["red-button"]["candidates"]) == sorted(labels)
+    assert report["summary"]["accuracy"] == 1.0 and report["summary"]["mutation_score"] == 1.0

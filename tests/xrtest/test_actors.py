@@ -11,6 +11,7 @@ import pytest
 
 from xrbench.xrtest import XRSession
 from xrbench.xrtest.actors import GESTURE_POSES, POSES, entry_point, normalize_pose
+from xrbench.xrtest.errors import TamperingError
 from xrbench.xrtest.session import distance
 
 
@@ -155,3 +156,35 @@ def test_the_same_actions_give_the_same_session(open_session):
     thumbs = [e for e in events if e.name == "thumbs-up" and e.hand == "right"]
     kinds = [e.type for e in thumbs]
     assert kinds[0] == "gesture_start" and "gesture_update" in kinds
+
+
+@pytest.mark.xr
+def test_plane_detection_withholds_the_rooms_planes_and_delivers_them_when_told(open_session):
+    s = open_session(scene="kitchen")
+    withheld = s.plane_detection.withhold()
+    labels = [p["label"] for p in withheld]
+    assert labels.count("table") == 2 and "floor" in labels
+    s.step(10)
+    # The example's plant waits for planes: the table nearest the user if one is detected, else the floor.
+    assert s.planes() == [] and s.find_by_tag("plant").state["surface"] is None
+    floor = s.plane_detection.deliver("floor")
+    assert [p["label"] for p in floor] == ["floor"]
+    s.step(1)
+    assert [p.label for p in s.planes()] == ["floor"]
+    assert s.find_by_tag("plant").state["surface"] == "floor"
+    rest = s.plane_detection.deliver()
+    assert sorted(p["label"] for p in floor + rest) == sorted(labels)
+    assert s.plane_detection.deliver() == []
+    s.step(1)
+    assert sorted(p.label for p in s.planes()) == sorted(labels)
+    seen = sorted(p.position for p in s.planes())
+    for got, want in zip(seen, sorted(tuple(p["position"]) for p in withheld), strict=True):
+        assert got == pytest.approx(want, abs=1e-6)
+
+
+@pytest.mark.xr
+def test_a_plane_detector_the_page_rewired_is_tampering(open_session):
+    s = open_session(scene="kitchen")
+    s.evaluate("() => { xb.world.planes.setSimulatorPlanes = function () {}; }")
+    with pytest.raises(TamperingError, match="plane detector has its own setSimulatorPlanes"):
+        s.plane_detection.withhold()

@@ -195,6 +195,12 @@ def test_variants_recordings_and_timeout(tmp_path):
 
 
 @pytest.mark.xr
+def test_draw_every_frame_option(tmp_path):
+    proc, report = run_suite(tmp_path, "suite_draw.py", args=("--xr-draw-every-frame",))
+    assert proc.returncode == 0 and report["xr_tests_ran"] == 1, proc.stdout + proc.stderr
+
+
+@pytest.mark.xr
 def test_app_that_does_not_initialise_is_an_error(tmp_path):
     shutil.copy(SUITES / "suite_smoke.py", tmp_path)
     result = run_xr_tests(TEST_APPS / "init_throws", ["suite_smoke.py"], cwd=tmp_path, timeout_s=120)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import numpy as np
 import pytest
+from PIL import Image
 
 from xrbench.xrtest import AppInitError, SessionClosedError, TagNotFoundError, XRSession, get_scene
 from xrbench.xrtest.session import distance
@@ -83,6 +86,32 @@ def test_n_steps_run_n_updates_in_virtual_time(open_session):
     assert s.find_by_tag("cube").state["angle"] == pytest.approx(0.5 * 37 / 60, abs=1e-6)
     with pytest.raises(ValueError):
         s.step(-1)
+
+
+def test_a_call_draws_its_frames_once_and_shows_the_last(open_session):
+    """Frames stepped in one harness call are updated one by one but drawn once, at the end; what
+    is seen afterwards is what drawing every frame shows."""
+    deferred = open_session(scene="empty")
+    every = open_session(scene="empty", draw_every_frame=True)
+    draws = "(h) => h.core.renderer.info.render.frame"
+    counts, shots, angles = {}, {}, {}
+    for name, s in (("deferred", deferred), ("every", every)):
+        s.step(1)
+        f0 = s.probe(draws)
+        s.step(30)
+        f1 = s.probe(draws)
+        shots[name] = np.asarray(Image.open(io.BytesIO(s.screenshot())).convert("RGB"), dtype=float)
+        angles[name] = s.find_by_tag("cube").state["angle"]
+        s.step(1)
+        f2 = s.probe(draws)
+        counts[name] = (f1 - f0, f2 - f1)
+        assert s.frame == 32
+    assert counts["deferred"][0] == counts["deferred"][1] > 0
+    assert counts["every"] == (30 * counts["deferred"][1], counts["deferred"][1])
+    # The example's cube spins every frame: after the 30-frame call both show it at frame 31's angle.
+    assert angles["deferred"] == angles["every"] > 0
+    a, b = shots["deferred"], shots["every"]
+    assert a.shape == b.shape and np.abs(a - b).mean() < 0.5
 
 
 CLOCK_PROBE = """() => {

@@ -480,6 +480,10 @@ def run(
         list[str] | None, typer.Option("--pass-env", help="Environment variable the agent may see (repeatable)")
     ] = None,
     record: Annotated[bool, typer.Option("--record", help="Keep the verifier's video of every XR test")] = False,
+    fail_fast: Annotated[
+        bool,
+        typer.Option("--fail-fast", help="Stop each verification at its first failing test (same reward, faster)"),
+    ] = False,
     seed: Annotated[int, typer.Option("--seed", help="Base seed (attempt i uses seed + i)")] = 0,
 ) -> None:
     """Evaluate an agent on the suite: one trial per task x attempt, verified, summarized."""
@@ -508,6 +512,7 @@ def run(
             network=allow_network,
             env_pass=list(pass_env or []),
             record=record,
+            fail_fast=fail_fast,
             seed=seed,
         )
     make_agent(config.agent, config.agent_args, config.provider)

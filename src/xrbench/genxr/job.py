@@ -57,6 +57,9 @@ class JobConfig(BaseModel):
     env_pass: list[str] = Field(default_factory=list)
     verifier_retries: int = Field(2, ge=0)
     record: bool = False
+    # Stop each verification at the first failing test: the reward is the same, only per-test
+    # outcomes after it are not known (what a job whose failures are expected wants, e.g. nop).
+    fail_fast: bool = False
     seed: int = 0
 
     @property
@@ -100,6 +103,7 @@ def trial_specs(config: JobConfig, job_dir: Path, tasks: Sequence[Task]) -> list
             env_pass=tuple(config.env_pass),
             verifier_retries=config.verifier_retries,
             record=config.record,
+            fail_fast=config.fail_fast,
             seed=config.seed,
         )
         for a in range(config.attempts)

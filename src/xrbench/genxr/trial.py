@@ -70,6 +70,7 @@ class TrialSpec:
     env_pass: tuple[str, ...] = ()
     verifier_retries: int = 2
     record: bool = False
+    fail_fast: bool = False
     seed: int = 0
 
     @property
@@ -101,6 +102,8 @@ def _verify(spec: TrialSpec, task: Any, workspace: Path, out: Path) -> tuple[Ver
     args = [*default_pytest_args(), "--xr-artifacts", str(Path(spec.trial_dir) / "artifacts")]
     if spec.record:
         args.append("--xr-record")
+    if spec.fail_fast:
+        args.append("-x")
     tries = 0
     while True:
         tries += 1

@@ -229,12 +229,17 @@ def known_runs(
     return out
 
 
-def representative_mutants(task: Task) -> list[Solution]:
-    """One mutant per requirement (the first by name): what a quick validation runs of a task's mutants."""
-    chosen: dict[str, Solution] = {}
+def representative_candidates(task: Task) -> list[Candidate]:
+    """What a quick validation runs of a task: its first valid solution and its blind ones (the
+    check that the tests do not over-fit), every adversarial solution, the untouched workspace and
+    one mutant per requirement (the first by name)."""
+    valid = [s for s in task.solutions if s.kind == "valid"]
+    keep = {id(s) for s in valid[:1]} | {id(s) for s in valid if s.blind}
+    mutants: dict[str, Solution] = {}
     for m in sorted(task.mutants, key=lambda s: s.name):
-        chosen.setdefault(m.requirement or m.name, m)
-    return list(chosen.values())
+        mutants.setdefault(m.requirement or m.name, m)
+    keep |= {id(m) for m in mutants.values()}
+    return [c for c in candidates(task) if c.kind in ("adversarial", EMPTY) or id(c.solution) in keep]
 
 
 def validate(
@@ -247,7 +252,7 @@ def validate(
     jobs: int = 1,
     executor: str = "local",
     address: str | None = None,
-    mutants: str = "all",
+    subset: str = "all",
     known: Mapping[tuple[str, str], dict[str, Any]] | None = None,
     on_plan: Callable[[int], None] | None = None,
     on_run: Callable[[str, str, int, dict[str, Any]], None] | None = None,
@@ -258,8 +263,8 @@ def validate(
     only faster for the candidates that must fail. `jobs` runs that many candidates at once on
     this machine; `executor="ray"` runs them on a Ray cluster at `address` instead (each candidate
     asks for one CPU, so a worker runs as many at once as it has cores; a candidate whose worker
-    died is run again, never lost or counted twice). `mutants="one-per-requirement"` runs only
-    `representative_mutants` of each task. `known` maps (task id, candidate label) to a run
+    died is run again, never lost or counted twice). `subset="representative"` runs only the
+    `representative_candidates` of each task. `known` maps (task id, candidate label) to a run
     record already made by the same verifier (e.g. a job's trial of that candidate): it counts as
     the candidate's first run instead of verifying it again.
     `on_plan(n)` learns how many runs are left to do (after reusing finished ones) and
@@ -267,8 +272,8 @@ def validate(
     """
     if repeats < 1:
         raise ValueError("repeats must be >= 1")
-    if mutants not in ("all", "one-per-requirement"):
-        raise ValueError("mutants must be 'all' or 'one-per-requirement'")
+    if subset not in ("all", "representative"):
+        raise ValueError("subset must be 'all' or 'representative'")
     out = Path(out)
     args = list(default_pytest_args() if pytest_args is None else pytest_args)
     if fail_fast and "-x" not in args and "--exitfirst" not in args:
@@ -288,10 +293,7 @@ def validate(
             "fingerprint": fp,
             "candidates": {},
         }
-        cands = candidates(task)
-        if mutants != "all":
-            keep = set(map(id, representative_mutants(task)))
-            cands = [c for c in cands if c.kind != "mutant" or id(c.solution) in keep]
+        cands = candidates(task) if subset == "all" else representative_candidates(task)
         for cand in cands:
             done = old.get("candidates", {}).get(cand.label, {}).get("runs", []) if reuse else []
             done = [r for r in done if isinstance(r, dict) and r.get("repeat", 0) < repeats][:repeats]

@@ -634,6 +634,25 @@ class PhysicalObjects(_Actor):
             self.remove(o)
 
 
+class PlaneDetection(_Actor):
+    """When the app's plane detection finds the room's planes: `session.plane_detection`.
+
+    XR Blocks' simulator reports every plane of its room before the first frame; a headset finds
+    them over time. `withhold()` (at the start) takes them back, as if none had been found yet;
+    `deliver()` reports them, all or those with given labels, in the simulator's order. Neither
+    advances time. Each returns planes as {'label', 'type', 'position'} (the plane's centre).
+    """
+
+    def withhold(self) -> list[dict[str, Any]]:
+        """From now on no plane has been detected; returns the planes withheld."""
+        return self._act("withholdPlanes", {})["withheld"]
+
+    def deliver(self, *labels: str) -> list[dict[str, Any]]:
+        """Detect the withheld planes with these labels now (every withheld plane when none are
+        given); returns the planes delivered. Planes not delivered stay withheld."""
+        return self._act("deliverPlanes", {"labels": list(labels) or None})["delivered"]
+
+
 __all__ = [
     "CLICK_HOLD_FRAMES",
     "DEFAULT_HAND_SPEED",
@@ -648,6 +667,7 @@ __all__ = [
     "Head",
     "PhysicalObject",
     "PhysicalObjects",
+    "PlaneDetection",
     "entry_point",
     "gesture",
     "normalize_pose",

@@ -168,6 +168,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="SECONDS",
         help=f"Wall-clock bound of an XR test's call unless marked xr_timeout (0: none; default {DEFAULT_TIMEOUT_S:g})",
     )
+    group.addoption(
+        "--xr-draw-every-frame",
+        action="store_true",
+        default=False,
+        help="Draw every stepped frame, not only the last of each harness call (apps with onBeforeRender logic)",
+    )
     group.addoption("--xr-report", default=None, metavar="FILE", help="Write XR test results as JSON here")
     group.addoption(
         "--xr-backend",
@@ -384,7 +390,13 @@ def xr(
         else:
             # A Playwright trace belongs to a whole context: traced sessions get their own.
             contexts = None if state.trace else xr_contexts
-            session = XRTestSession(Path(xr_app), scene=variant.scene, contexts=contexts, **common)
+            session = XRTestSession(
+                Path(xr_app),
+                scene=variant.scene,
+                contexts=contexts,
+                draw_every_frame=request.config.getoption("--xr-draw-every-frame"),
+                **common,
+            )
         session.variant = variant
         session.open()  # AppInitError: open() closed the session (and the recorder's hook ran)
     except BaseException:

@@ -15,7 +15,7 @@ context and deletes the workspace.
 
 A session also carries the simulated user and what the harness reads (see `actors.py`,
 `readers.py`, `assertions.py`): `head`, `hand(role)`, `controller(role)`, `gesture()`,
-`objects` and `wait(ms)` act; `events()`, `tagged()`, `find()`, `planes()`, `depth()`,
+`objects`, `plane_detection` and `wait(ms)` act; `events()`, `tagged()`, `find()`, `planes()`, `depth()`,
 `locations()` and `hand_state()` read. Hand roles ('dominant', 'non_dominant') follow the
 session's `dominant_hand`.
 """
@@ -272,6 +272,8 @@ class XRSession(PageSession):
         dt_ms: virtual milliseconds per frame for actors and `wait()` (default 60 Hz).
         contexts: open the page in a browser context of this pool (reused between sessions,
             emptied in between; see `contexts.py`) instead of a new context of its own.
+        draw_every_frame: draw every stepped frame, not only the last one of each harness call
+            (for an app whose logic runs in three.js `onBeforeRender` callbacks; slower).
     """
 
     def __init__(
@@ -293,6 +295,7 @@ class XRSession(PageSession):
         dominant_hand: str = "right",
         dt_ms: float = DEFAULT_DT_MS,
         contexts: ContextPool | None = None,
+        draw_every_frame: bool = False,
     ):
         if dominant_hand not in HANDS:
             raise ValueError(f"dominant_hand must be 'left' or 'right', not {dominant_hand!r}")
@@ -326,6 +329,7 @@ class XRSession(PageSession):
         self._cdp: Any = None
         self._harness_module = ""
         self._contexts = contexts
+        self.draw_every_frame = draw_every_frame
 
     # --- lifecycle -----------------------------------------------------------------------------
 
@@ -345,7 +349,11 @@ class XRSession(PageSession):
         return f"{self.server.base_url}/{self.entry}?{urlencode(params)}"
 
     def _config(self) -> dict[str, Any]:
-        cfg: dict[str, Any] = {"pauseAtStart": self.pause_at_start, "options": self.options}
+        cfg: dict[str, Any] = {
+            "pauseAtStart": self.pause_at_start,
+            "options": self.options,
+            "drawEveryFrame": self.draw_every_frame,
+        }
         if self.fast_render:
             cfg.update(antialias=False, renderToRenderTexture=False)
         if self.scene is not None:
@@ -684,6 +692,15 @@ class XRSession(PageSession):
         from xrbench.xrtest import actors
 
         actors.gesture(self, hand, name, **kwargs)
+
+    @property
+    def plane_detection(self) -> actors.PlaneDetection:
+        """When the app's plane detection finds the room's planes: withhold, deliver."""
+        from xrbench.xrtest import actors
+
+        if "plane_detection" not in self._actors:
+            self._actors["plane_detection"] = actors.PlaneDetection(self)
+        return self._actors["plane_detection"]
 
     @property
     def objects(self) -> actors.PhysicalObjects:

@@ -21,6 +21,7 @@
     const c = core();
     if (c.lifecycle !== 'running') throw new Error(`cannot step: core is ${c.lifecycle}`);
     if (!c.isPaused) c.pause();
+    H.gateSimulator(c.simulator);
     freezeClock();
     for (let i = 0; i < n; i++) {
       advanceClock(dt);  // timers and frame callbacks due by this frame's time (kernel.js)
@@ -284,6 +285,40 @@
     return {id};
   }
 
+  // --- plane detection ---------------------------------------------------------------------
+  // The simulator reports its room's planes before the first frame. A test that needs them to
+  // arrive later, as a headset's detection finds them over time, withholds them and delivers them
+  // when it chooses: the simulator's own plane objects, in the order it reported them.
+  let withheld = [];
+
+  function planeDetector() {
+    const detector = core().world && core().world.planes;
+    if (!detector) throw new Error('the app did not enable plane detection (xb.world.planes is missing)');
+    for (const name of ['setSimulatorPlanes', '_addSimulatorPlaneMesh', '_removePlaneMesh', 'get']) {
+      if (hasOwn(detector, name)) tamper(`the plane detector has its own ${name}()`);
+    }
+    return detector;
+  }
+
+  const describePlane = (p) => ({label: p.label, type: p.type ?? null, position: p.position.toArray()});
+
+  function withholdPlanes() {
+    const detector = planeDetector();
+    if (!detector.usingSimulatorPlanes) throw new Error('the simulator has reported no planes to withhold');
+    withheld = [...withheld, ...detector._detectedPlanes.keys()];
+    detector.setSimulatorPlanes([]);
+    return {withheld: withheld.map(describePlane)};
+  }
+
+  function deliverPlanes({labels = null}) {
+    const detector = planeDetector();
+    const now = withheld.filter((p) => !labels || labels.includes(p.label));
+    withheld = withheld.filter((p) => !now.includes(p));
+    for (const p of now) detector._addSimulatorPlaneMesh(p);
+    return {delivered: now.map(describePlane), withheld: withheld.map(describePlane)};
+  }
+
   state.ops.act = {stepFrames, moveHand, pointHand, rotateHand, setPose, setRotations, setHandVisible, button,
-               headTeleport, headTurn, headWalk, addObject, updateObject, removeObject};
+               headTeleport, headTurn, headWalk, addObject, updateObject, removeObject, withholdPlanes,
+               deliverPlanes};
 })();

@@ -575,6 +575,42 @@ function register(token, modules) {
 
 H.ops.pause = () => { H.xb.core.pause(); freezeClock(); };
 
+// --- deferred drawing -------------------------------------------------------------------------------
+// A frame stepped inside a harness operation runs all of XR Blocks' update (input, scripts, UI,
+// interaction, physics, simulated depth), but the simulator's drawing of it is put off to the end
+// of the operation: nobody looks at the frames in between (screenshots, videos and the page's own
+// readers come after the operation), and drawing with SwiftShader is most of a frame's cost. The
+// operation then draws once, as the last frame would have: what is seen afterwards is the same.
+H.draw = {defer: false, pending: false};
+const gatedSimulators = new WeakSet();
+
+function gateDrawing(object, key) {
+  const original = object[key];
+  if (typeof original !== 'function') return;
+  object[key] = function (...args) {
+    if (H.draw.defer) { H.draw.pending = true; return undefined; }
+    return apply(original, this, args);
+  };
+}
+
+/** Put the simulator's drawing behind `H.draw.defer` (once per simulator instance). */
+H.gateSimulator = (simulator) => {
+  if (!simulator || gatedSimulators.has(simulator)) return;
+  gatedSimulators.add(simulator);
+  gateDrawing(simulator, 'renderScene');
+  gateDrawing(simulator, 'renderSimulatorScene');
+};
+
+/** Draw the current frame if stepping put its drawing off, in the order XR Blocks' update does. */
+function flushDrawing() {
+  if (!H.draw.pending) return;
+  H.draw.pending = false;
+  const core = H.xb && H.xb.core;
+  if (!core || !core.simulatorRunning || !core.simulator) return;
+  core.simulator.renderScene();
+  core.simulator.renderSimulatorScene();
+}
+
 // A task test's own read-only probe (`XRSession.probe`): a function `(h, arg) => value` given
 // what the harness captured before the app ran, never the page's globals (which the app owns):
 // `h.THREE`, `h.xb`, `h.core` (its `scene` and `camera`), `h.frames`, `h.audio` (the sound log)
@@ -609,7 +645,16 @@ function run(name, argsJson) {
   for (const part of String(name).split('.')) fn = fn && hasOwn(fn, part) ? fn[part] : undefined;
   if (typeof fn !== 'function') throw new Error(`no harness operation ${name}`);
   const args = argsJson === undefined ? undefined : JSON.parse(argsJson);
-  const result = fn(args);
+  // Frames an operation steps synchronously are drawn once, at its end (see `flushDrawing`); an
+  // asynchronous operation's later steps draw as they go.
+  H.draw.defer = !H.config.drawEveryFrame;
+  let result;
+  try {
+    result = fn(args);
+  } finally {
+    H.draw.defer = false;
+    flushDrawing();
+  }
   if (result instanceof Promise) {
     return result.then((value) => { check(); return serialize(value); });
   }
