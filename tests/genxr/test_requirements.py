@@ -49,8 +49,15 @@ def task_with_requirements(root, requirements: str = REQUIREMENTS, mutants: dict
 
 def problems(task_dir) -> list[str]:
     with pytest.raises(ValidationError) as e:
-        load_task(task_dir)
+        load_task(task_dir, strict=True)
     return str(e.value).splitlines()
+
+
+def test_a_requirement_without_a_mutant_yet_loads_for_a_run_but_not_for_check(tmp_path):
+    task_dir = task_with_requirements(tmp_path, mutants={"has-button-none.patch": None})
+    task = load_task(task_dir)  # while its author writes the mutants: prepare, verify, validate
+    assert [m.requirement for m in task.mutants] == ["has-button"]
+    assert any("'turns-red' has no mutant" in line for line in problems(task_dir))
 
 
 def test_requirements_and_mutants_load_and_mutants_apply_to_their_valid_solution(tmp_path):

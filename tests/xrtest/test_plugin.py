@@ -195,8 +195,8 @@ def test_variants_recordings_and_timeout(tmp_path):
 
 
 @pytest.mark.xr
-def test_draw_every_frame_option(tmp_path):
-    proc, report = run_suite(tmp_path, "suite_draw.py", args=("--xr-draw-every-frame",))
+def test_defer_drawing_option(tmp_path):
+    proc, report = run_suite(tmp_path, "suite_draw.py", args=("--xr-defer-drawing",))
     assert proc.returncode == 0 and report["xr_tests_ran"] == 1, proc.stdout + proc.stderr
 
 

@@ -91,8 +91,8 @@ def test_n_steps_run_n_updates_in_virtual_time(open_session):
 def test_a_call_draws_its_frames_once_and_shows_the_last(open_session):
     """Frames stepped in one harness call are updated one by one but drawn once, at the end; what
     is seen afterwards is what drawing every frame shows."""
-    deferred = open_session(scene="empty")
-    every = open_session(scene="empty", draw_every_frame=True)
+    deferred = open_session(scene="empty", defer_drawing=True)
+    every = open_session(scene="empty")
     draws = "(h) => h.core.renderer.info.render.frame"
     counts, shots, angles = {}, {}, {}
     for name, s in (("deferred", deferred), ("every", every)):

@@ -85,6 +85,8 @@ tests must fail. The patch starts with two header lines, which `git apply` ignor
 A valid solution written from the instruction and the starting workspace alone, without sight of
 the tests or the other solutions, says so with `blind = true` in its `solution.toml`. Tasks
 without `[[requirements]]` still load (the suite is being converted); `genxr check` lists them.
+A requirement without a mutant yet is refused by `genxr check` only, so that a task being
+converted can be prepared, verified and validated while its mutants are written.
 
 Symlinks in `tests/` and `solutions/` must stay inside the task folder and resolve: one that loops
 (itself, or back into a folder it sits in), dangles or leads outside is an authoring error that
@@ -893,13 +895,14 @@ def _test_matches(test: DeclaredTest, ref: str) -> bool:
 
 
 def requirement_problems(
-    spec: TaskSpec, tests: Sequence[DeclaredTest], solutions: Sequence[Solution], file: str
+    spec: TaskSpec, tests: Sequence[DeclaredTest], solutions: Sequence[Solution], file: str, *, complete: bool = True
 ) -> tuple[list[Problem], list[Solution]]:
     """Check `[[requirements]]` against the tests and mutants; returns problems and the mutants
     with their requirement filled in.
 
     Without requirements (a task not converted yet) there are no rules, and mutants cannot name
-    one.
+    one. `complete` adds the rule that every requirement has a mutant: a task whose mutants are
+    still being written can be prepared, verified and validated, but `genxr check` refuses it.
     """
     problems: list[Problem] = []
     mutants = [s for s in solutions if s.kind == "mutant"]
@@ -927,7 +930,7 @@ def requirement_problems(
         linked.append(dataclasses.replace(mutant, requirement=owner))
     killed_by = {m.requirement for m in linked}
     for i, req in enumerate(spec.requirements):
-        if req.id not in killed_by:
+        if complete and req.id not in killed_by:
             problems.append(
                 Problem(file, f"requirements[{i}]", "id", f"{req.id!r} has no mutant in solutions/mutants/")
             )
@@ -1068,7 +1071,7 @@ def load_task(task_dir: str | Path, *, strict: bool = False) -> Task:
     solutions, solution_problems = find_solutions(task_dir)
     problems += solution_problems
     if spec is not None:
-        req_problems, mutants = requirement_problems(spec, tests, solutions, str(toml_path))
+        req_problems, mutants = requirement_problems(spec, tests, solutions, str(toml_path), complete=strict)
         problems += req_problems
         solutions = [s for s in solutions if s.kind != "mutant"] + mutants
     if strict:

@@ -169,10 +169,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help=f"Wall-clock bound of an XR test's call unless marked xr_timeout (0: none; default {DEFAULT_TIMEOUT_S:g})",
     )
     group.addoption(
-        "--xr-draw-every-frame",
+        "--xr-defer-drawing",
         action="store_true",
         default=False,
-        help="Draw every stepped frame, not only the last of each harness call (apps with onBeforeRender logic)",
+        help="Draw only the last stepped frame of each harness call (cheaper; XR Blocks UI may settle later)",
     )
     group.addoption("--xr-report", default=None, metavar="FILE", help="Write XR test results as JSON here")
     group.addoption(
@@ -394,7 +394,7 @@ def xr(
                 Path(xr_app),
                 scene=variant.scene,
                 contexts=contexts,
-                draw_every_frame=request.config.getoption("--xr-draw-every-frame"),
+                defer_drawing=request.config.getoption("--xr-defer-drawing"),
                 **common,
             )
         session.variant = variant

@@ -575,12 +575,12 @@ function register(token, modules) {
 
 H.ops.pause = () => { H.xb.core.pause(); freezeClock(); };
 
-// --- deferred drawing -------------------------------------------------------------------------------
+// --- deferred drawing (opt-in: `XRSession(defer_drawing=True)`) -----------------------------------
 // A frame stepped inside a harness operation runs all of XR Blocks' update (input, scripts, UI,
 // interaction, physics, simulated depth), but the simulator's drawing of it is put off to the end
 // of the operation: nobody looks at the frames in between (screenshots, videos and the page's own
-// readers come after the operation), and drawing with SwiftShader is most of a frame's cost. The
-// operation then draws once, as the last frame would have: what is seen afterwards is the same.
+// readers come after the operation). The operation then draws once, as the last frame would have.
+// Not the default: XR Blocks UI finished its layout later with it, so a verdict could change.
 H.draw = {defer: false, pending: false};
 const gatedSimulators = new WeakSet();
 
@@ -645,9 +645,9 @@ function run(name, argsJson) {
   for (const part of String(name).split('.')) fn = fn && hasOwn(fn, part) ? fn[part] : undefined;
   if (typeof fn !== 'function') throw new Error(`no harness operation ${name}`);
   const args = argsJson === undefined ? undefined : JSON.parse(argsJson);
-  // Frames an operation steps synchronously are drawn once, at its end (see `flushDrawing`); an
-  // asynchronous operation's later steps draw as they go.
-  H.draw.defer = !H.config.drawEveryFrame;
+  // With deferred drawing, frames an operation steps synchronously are drawn once, at its end (see
+  // `flushDrawing`); an asynchronous operation's later steps draw as they go.
+  H.draw.defer = Boolean(H.config.deferDrawing);
   let result;
   try {
     result = fn(args);
