@@ -40,6 +40,40 @@ def test_settle_is_deterministic(open_session, test_apps):
     assert frames[0] == frames[1]
 
 
+# A loaded machine: the UI layout engine (yoga, WebAssembly) takes 1.5 s of wall clock to compile,
+# with no request in flight. Before it is there, UI elements have presentation objects with a
+# default 1 x 1 transform; a CI run once read that as the buttons' size.
+SLOW_WASM = """(() => {
+  const now = performance.now.bind(performance), instantiate = WebAssembly.instantiate;
+  WebAssembly.instantiate = function (...args) {
+    const t0 = now();
+    return instantiate.apply(this, args).then((r) => new Promise((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => (now() - t0 > 1500 ? resolve(r) : channel.port2.postMessage(0));
+      channel.port2.postMessage(0);
+    }));
+  };
+})();"""
+
+
+class SlowWasm:
+    def context_options(self, session):
+        return {}
+
+    def context_created(self, session):
+        session.context.add_init_script(SLOW_WASM)
+
+    def closing(self, session):
+        pass
+
+
+def test_settle_waits_for_a_slow_layout_engine_in_wall_clock_time(open_session, test_apps):
+    slow = open_session(test_apps / "ui_card", scene="empty", hooks=[SlowWasm()])
+    assert slow.settle() == open_session(test_apps / "ui_card", scene="empty").settle()
+    yes = slow.find_by_tag("yes-button").ui_rect
+    assert (yes.width, yes.height) == pytest.approx((0.2, 0.1), abs=1e-4)
+
+
 @pytest.mark.parametrize("hand", ["right", "left"])
 def test_a_ray_click_by_tag_aims_at_the_drawn_button(ui, hand):
     ui.hand(hand).click("no-button")

@@ -241,6 +241,33 @@
     return out.copy(cached).applyMatrix4(object.matrixWorld);
   }
 
+  // Presentation objects by their world matrix: the matrix is all `getWorldPosition` hands out.
+  const presentations = new WeakMap();
+
+  /** {matrix, node} of a UI element's presentation object (node: null if not in the scene), or null. */
+  function uiPresentation(object) {
+    if (!object.isUI || typeof object.getWorldPosition !== 'function') return null;
+    let matrix = null;
+    object.getWorldPosition({setFromMatrixPosition(m) { matrix = m; return this; }});
+    if (!matrix || matrix === object.matrixWorld) return null;
+    if (!presentations.has(matrix)) core().scene.traverse((o) => presentations.set(o.matrixWorld, o));
+    return {matrix, node: presentations.get(matrix) || null};
+  }
+
+  /**
+   * How far a UI element's layout is: 'none' (no presentation object yet), 'engine' (the layout
+   * engine, WebAssembly compiled in wall-clock time, is not loaded), 'layout' (not computed
+   * yet: the presentation still has its default transform) or 'done'.
+   */
+  function uiLayout(object, presentation = uiPresentation(object)) {
+    if (!presentation) return 'none';
+    const node = presentation.node;
+    if (!node || !node.size || typeof node.size.peek !== 'function') return 'done';  // not uikit: its matrix is all there is
+    if (node.node && node.node.yogaNode == null) return 'engine';
+    const size = node.size.peek();
+    return Array.isArray(size) && size.length === 2 && size.every(Number.isFinite) ? 'done' : 'layout';
+  }
+
   /**
    * The rendered rectangle of an XR Blocks UI element (UICard, UIButton, UIText, ...), or null
    * before layout. UI elements carry no geometry: their layout lives in the renderer's
@@ -248,10 +275,9 @@
    * object's world matrix, whose x/y scale is the laid-out size (uikit panels span -0.5..0.5).
    */
   function uiRect(object) {
-    if (!object.isUI || typeof object.getWorldPosition !== 'function') return null;
-    let matrix = null;
-    object.getWorldPosition({setFromMatrixPosition(m) { matrix = m; return this; }});
-    if (!matrix || matrix === object.matrixWorld) return null;
+    const presentation = uiPresentation(object);
+    if (!presentation || uiLayout(object, presentation) !== 'done') return null;
+    const matrix = presentation.matrix;
     const T = THREE();
     const corner = (x, y) => new T.Vector3(x, y, 0).applyMatrix4(matrix);
     const c = corner(0, 0), right = corner(0.5, 0).sub(c), up = corner(0, 0.5).sub(c);
@@ -403,5 +429,5 @@
                                           node: node(r.object, 'simulator', [])}));
   }
 
-  state.ops.read = {install, events, tagged, world, hand, objects, node, uiRect};
+  state.ops.read = {install, events, tagged, world, hand, objects, node, uiRect, uiLayout};
 })();

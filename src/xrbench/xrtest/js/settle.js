@@ -13,6 +13,14 @@ async ({timeoutMs}) => {
     await Promise.race([Promise.allSettled(p), new Promise((r) => realSetTimeout(r, Math.max(0, deadline - realNow())))]);
   }
   await new Promise((r) => realSetTimeout(r, 0));  // let the tasks those initialisations queued run
+  // The UI layout engine compiles (WebAssembly) in wall-clock time with no request in flight: wait
+  // for it while virtual time stands still, so layout lands on the same frame on any machine.
+  const waitingForEngine = () => {
+    let waiting = false;
+    core.scene.traverse((o) => { if (!waiting && o.isUI && H.ops.read.uiLayout(o) === 'engine') waiting = true; });
+    return waiting;
+  };
+  while (waitingForEngine() && realNow() < deadline) await new Promise((r) => realSetTimeout(r, 10));
   const ui = [];
   core.scene.traverse((o) => {
     if (!o.isUI) return;
