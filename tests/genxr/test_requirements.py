@@ -156,7 +156,7 @@ def test_prepare_builds_a_mutant_on_its_valid_solution(tmp_path):
     assert "Math.min(this.colorIndex + 1, 1)" in (dest / "main.js").read_text()
 
 
-def test_a_representative_validation_keeps_the_first_and_blind_valid_solutions_and_a_mutant_per_requirement(
+def test_a_representative_validation_keeps_the_first_and_blind_valid_solutions_and_a_mutant_sample(
     tmp_path,
 ):
     from xrbench.genxr.validate import representative_candidates
@@ -184,6 +184,11 @@ def test_a_representative_validation_keeps_the_first_and_blind_valid_solutions_a
             "empty",
         ]
     )
+    # A smaller sample keeps mutants of different requirements, the same ones on every call.
+    sample = [c.label for c in representative_candidates(task, mutants=1) if c.kind == "mutant"]
+    assert len(sample) == 1 and sample == [
+        c.label for c in representative_candidates(task, mutants=1) if c.kind == "mutant"
+    ]
     report = validate([task], tmp_path / "v.json", pytest_args=[], subset="representative")
     assert sorted(report["tasks"]["red-button"]["candidates"]) == sorted(labels)
     assert report["summary"]["accuracy"] == 1.0 and report["summary"]["mutation_score"] == 1.0

@@ -21,6 +21,7 @@ finished runs of unchanged tasks (a task's fingerprint is the hash of its files)
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -229,16 +230,22 @@ def known_runs(
     return out
 
 
-def representative_candidates(task: Task) -> list[Candidate]:
+REPRESENTATIVE_MUTANTS = 3  # per task: keeps the main job's time flat as tasks gain requirements
+
+
+def representative_candidates(task: Task, mutants: int = REPRESENTATIVE_MUTANTS) -> list[Candidate]:
     """What a quick validation runs of a task: its first valid solution and its blind ones (the
     check that the tests do not over-fit), every adversarial solution, the untouched workspace and
-    one mutant per requirement (the first by name)."""
+    `mutants` mutants of different requirements (the first mutant of each by name; the requirements
+    in an order fixed by a hash of task id and requirement, so the sample is the same on every run
+    and moves across requirements from task to task)."""
     valid = [s for s in task.solutions if s.kind == "valid"]
     keep = {id(s) for s in valid[:1]} | {id(s) for s in valid if s.blind}
-    mutants: dict[str, Solution] = {}
+    first: dict[str, Solution] = {}
     for m in sorted(task.mutants, key=lambda s: s.name):
-        mutants.setdefault(m.requirement or m.name, m)
-    keep |= {id(m) for m in mutants.values()}
+        first.setdefault(m.requirement or m.name, m)
+    order = sorted(first, key=lambda req: hashlib.sha256(f"{task.id}:{req}".encode()).hexdigest())
+    keep |= {id(first[req]) for req in order[:mutants]}
     return [c for c in candidates(task) if c.kind in ("adversarial", EMPTY) or id(c.solution) in keep]
 
 

@@ -15,6 +15,11 @@ class SurfacePins extends xb.Script {
     this.pins = new THREE.Group();
     this.pins.name = 'pins';
     this.add(this.pins);
+    // Pins that found no surface are kept out of sight, as they were handed over.
+    this.missed = new THREE.Group();
+    this.missed.name = 'missed-pins';
+    this.missed.visible = false;
+    this.add(this.missed);
     // A log of what happened, readable by tools.
     this.log = new THREE.Object3D();
     this.log.name = 'placement-log';
@@ -35,6 +40,9 @@ class SurfacePins extends xb.Script {
     nose.position.set(0, 0.03, 0.05);  // points along the pin's +Z (its front)
     pin.add(body, nose);
     pin.xb = {pointerEvents: 'none'};  // pins never block the next placement ray
+    // A new pin waits, tilted, above the room until it is placed.
+    pin.position.set(0.4, 2.2, -2.0);
+    pin.rotation.set(0.3, 0.8, 0.2);
     return pin;
   }
 
@@ -53,6 +61,8 @@ class SurfacePins extends xb.Script {
       this.pins.add(pin);
       this.state.placed += 1;
     } else {
+      tag(pin, 'missed-pin', {hand, index: this.state.misses});
+      this.missed.add(pin);
       this.state.misses += 1;
     }
   }
