@@ -77,8 +77,13 @@ def test_score_prints_the_fixed_json(tmp_path: Path):
     out = json.loads(r.output)
     assert list(out)[:7] == ["task", "skill", "import_match", "api_match", "forbidden_clean", "parse_ok", "composite"]
     assert out["composite"] == 1.0
-    many = invoke("score", str(TASKS_DIR / "select-cube-color"), str(ws), str(ws))
-    assert json.loads(many.output) == [out, out]
+    other = tmp_path / "other"
+    shutil.copytree(ws, other)
+    (other / "main.js").write_text("const nothing = 1;\n")
+    many = invoke("score", str(TASKS_DIR / "select-cube-color"), str(ws), str(other))
+    first, second = json.loads(many.output)
+    assert first == {"workspace": str(ws), **out}  # each score names its workspace
+    assert second["workspace"] == str(other) and second["composite"] < 1.0
 
 
 def test_score_errors_are_one_line(tmp_path: Path):

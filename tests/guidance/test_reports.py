@@ -120,3 +120,28 @@ def test_charts_from_partial_results(results: Path, tmp_path: Path):
         "prompt_style_breakdown.png",
     ]  # no judge cells: no judge chart
     assert all(f.stat().st_size > 1000 for f in files)
+
+
+def test_the_style_chart_draws_the_summarys_style_table(results: Path, tmp_path: Path, monkeypatch):
+    import xrbench.guidance.plots as plots
+
+    drawn: dict[str, object] = {}
+    save = plots._save
+
+    def keep(fig, path, footer):
+        drawn[path.name] = (fig, footer)
+        return save(fig, path, footer)
+
+    monkeypatch.setattr(plots, "_save", keep)
+    with pytest.warns(UserWarning):
+        plot_all(results, tmp_path / "charts")
+        text, _ = summarize(results)
+    fig, footer = drawn["prompt_style_breakdown.png"]
+    m1_ax, m2_ax = fig.axes
+    heights = sorted(round(b.get_height(), 3) for b in m1_ax.patches)
+    # The summary's m1 style rows: engineer 0.88 vs 0.62 (a, b), casual: no pair.
+    assert "| engineer | with skill vs without skill | 2 | 0.88 | 0.62 | +0.25 |" in text
+    assert heights == [0.625, 0.875]
+    # m2's baselines are incompatible: suppressed in the summary, not drawn in the chart.
+    assert not m2_ax.patches and any(t.get_text() == "suppressed" for t in m2_ax.texts)
+    assert f"results: {results}" in footer and "m2: with skill, output-adapted baseline, 4 cells" in footer

@@ -13,29 +13,19 @@ from typer.testing import CliRunner
 
 from xrbench.cli.main import app
 from xrbench.guidance.arms import MODES
-from xrbench.guidance.runner import Layout, extract_code, model_slug, user_message
+from xrbench.guidance.runner import Layout, model_slug, user_message
 from xrbench.guidance.score import SCORE_KEYS
 from xrbench.guidance.task import TASKS_DIR, resolve_tasks
 
 runner = CliRunner()
 MODEL = "fake/coder:7b"
 SLUG = "fake-coder-7b"
+JUDGE = "fake/judge:70b"
 
 
 def invoke(*args: str):
     result = runner.invoke(app, ["guidance", *args])
     return result
-
-
-def test_extract_code():
-    assert extract_code("x\n```js\nsmall\n```\n```javascript\nthe larger block\n```") == (
-        "the larger block\n",
-        "fenced",
-    )
-    assert extract_code("```JavaScript\na\n```") == ("a\n", "fenced")
-    assert extract_code("```\nuntagged\n```") == ("untagged\n", "fenced")
-    assert extract_code("Here:\n```javascript\nconst cut = 1") == ("const cut = 1", "unterminated-fence")
-    assert extract_code("const a = 1;") == ("const a = 1;", "raw")
 
 
 def test_model_slug_and_user_message():
@@ -52,7 +42,17 @@ def test_full_sweep_all_arms_judge_summary_and_charts(fake_server: FakeServer, b
     out = tmp_path / "run"
     base = ["--base-url", fake_server.url + "/v1", "--model", MODEL, "--out", str(out)]
     r = invoke(
-        "run", "--modes", ",".join(MODES), "--judge", "--baseline-file", str(baseline_file), "--workers", "4", *base
+        "run",
+        "--modes",
+        ",".join(MODES),
+        "--judge",
+        "--judge-model",
+        JUDGE,
+        "--baseline-file",
+        str(baseline_file),
+        "--workers",
+        "4",
+        *base,
     )
     assert r.exit_code == 0, r.output
     tasks = resolve_tasks(TASKS_DIR)
@@ -74,7 +74,7 @@ def test_full_sweep_all_arms_judge_summary_and_charts(fake_server: FakeServer, b
                 assert run["baseline"]["protocol"] == "published-main-js-v1"
                 assert (meta / "baseline_original.txt").read_bytes() == baseline_file.read_bytes()
             judge = json.loads(layout.judge_path(MODEL, task.id, mode).read_text())
-            assert judge["judge_model"] == MODEL and judge["mode"] == mode
+            assert judge["judge_model"] == JUDGE and judge["mode"] == mode
     # Every arm sent the same user message.
     msgs = {
         (
@@ -117,7 +117,7 @@ def test_rerun_replaces_the_cell(fake_server: FakeServer, tmp_path: Path, two_ta
     out = tmp_path / "run"
     args = ["run", "--tasks", "ui-button-hud", "--modes", "with-skill", "--tasks-root", str(two_tasks)]
     args += ["--base-url", fake_server.url + "/v1", "--model", MODEL, "--out", str(out)]
-    assert invoke(*args, "--judge").exit_code == 0
+    assert invoke(*args, "--judge", "--self-judge").exit_code == 0
     layout = Layout(out)
     cell_file = layout.result_path(MODEL, "with-skill", "ui-button-hud")
     first = json.loads(cell_file.read_text())
@@ -131,6 +131,48 @@ def test_rerun_replaces_the_cell(fake_server: FakeServer, tmp_path: Path, two_ta
     assert not layout.judge_path(MODEL, "ui-button-hud", "with-skill").exists()
 
 
+def test_the_app_block_after_an_html_block_and_a_reply_without_code(
+    fake_server: FakeServer, tmp_path: Path, two_tasks: Path, monkeypatch
+):
+    monkeypatch.setenv("XRBENCH_CACHE_DIR", "off")
+    out = tmp_path / "run"
+    args = ["run", "--tasks", "ui-button-hud", "--modes", "with-skill", "--tasks-root", str(two_tasks)]
+    args += ["--base-url", fake_server.url + "/v1", "--model", MODEL, "--out", str(out)]
+    code = "import * as xb from 'xrblocks';\nxb.init(new xb.Options());\n"
+    fake_server.queue(
+        200, chat_completion(f"```html\n<div></div>\n```\nAnd the code:\n```javascript\n{code}```", model=MODEL)
+    )
+    assert invoke(*args).exit_code == 0
+    cell_file = Layout(out).result_path(MODEL, "with-skill", "ui-button-hud")
+    cell = json.loads(cell_file.read_text())
+    assert (Path(cell["run"]["workspace"]) / "main.js").read_text() == code
+    assert cell["run"]["extraction"] == "fenced" and cell["run"]["upstream_extraction"]["same"] is False
+    assert (Path(cell["run"]["metadata_dir"]) / "upstream_main.js").read_text() == "And the code:\n"
+    assert cell["parse_ok"] == 1.0 and "no_code" not in cell
+    # Prose alone, even naming the API, is no attempt: 0 on every dimension, marked no_code.
+    fake_server.queue(200, chat_completion("Use xb.init(new xb.Options()) and xb.Script.", model=MODEL))
+    assert invoke(*args).exit_code == 0
+    cell = json.loads(cell_file.read_text())
+    assert cell["no_code"] is True and cell["run"]["extraction"] == "none"
+    assert cell["composite"] == cell["api_match"] == cell["parse_ok"] == cell["forbidden_clean"] == 0.0
+    assert invoke("summarize", "--out", str(out)).exit_code == 0
+    summary = (out / "results" / "_summary.md").read_text()
+    assert "| 0.00 (no code) |" in summary and "Replies without code" in summary and "with skill 1 of 1" in summary
+
+
+def test_the_judge_is_a_separate_model_unless_asked(fake_server: FakeServer, tmp_path: Path, two_tasks: Path):
+    args = ["run", "--tasks", "ui-button-hud", "--modes", "with-skill", "--judge", "--tasks-root", str(two_tasks)]
+    args += ["--base-url", fake_server.url + "/v1", "--model", MODEL, "--out", str(tmp_path / "run")]
+    # No default judge on an OpenAI-compatible endpoint, and never the generator unasked.
+    for extra in ([], ["--judge-model", MODEL]):
+        r = invoke(*args, *extra)
+        assert r.exit_code == 2 and "--self-judge" in r.output, r.output
+        assert not fake_server.requests, "refused before any model call"
+    from xrbench.guidance.judge import SEED_JUDGE_MODEL, choose_judge_model
+
+    assert choose_judge_model(None, generator="gemini-2.5-flash", provider="gemini") == SEED_JUDGE_MODEL
+
+
 def test_repeats_take_medians(fake_server: FakeServer, tmp_path: Path, two_tasks: Path):
     out = tmp_path / "run"
     r = invoke(
@@ -142,6 +184,8 @@ def test_repeats_take_medians(fake_server: FakeServer, tmp_path: Path, two_tasks
         "--repeats",
         "3",
         "--judge",
+        "--judge-model",
+        JUDGE,
         "--tasks-root",
         str(two_tasks),
         "--base-url",
@@ -168,7 +212,7 @@ def test_record_then_replay_offline_gives_the_same_cells(
     fake_server: FakeServer, tmp_path: Path, two_tasks: Path, monkeypatch
 ):
     recordings = tmp_path / "rec.jsonl"
-    common = ["--tasks-root", str(two_tasks), "--judge", "--model", MODEL]
+    common = ["--tasks-root", str(two_tasks), "--judge", "--self-judge", "--model", MODEL]
     monkeypatch.setenv("XRBENCH_RECORD", str(recordings))
     live = invoke("run", "--base-url", fake_server.url + "/v1", "--out", str(tmp_path / "live"), *common)
     assert live.exit_code == 0, live.output
@@ -195,6 +239,7 @@ def test_committed_recordings_replay(tmp_path: Path, two_tasks: Path, monkeypatc
         "--tasks",
         "select-cube-color",
         "--judge",
+        "--self-judge",
         "--tasks-root",
         str(two_tasks),
         "--out",
@@ -234,8 +279,8 @@ def test_a_failed_judge_call_keeps_the_cell(fake_server: FakeServer, tmp_path: P
     fake_server.queue(200, chat_completion("```javascript\nimport * as xb from 'xrblocks';\n```", model=MODEL))
     fake_server.queue(400, {"error": {"message": "judge refused", "type": "invalid_request_error"}})
     r = invoke(
-        "run", "--tasks", "ui-button-hud", "--modes", "with-skill", "--judge", "--tasks-root", str(two_tasks),
-        "--base-url", fake_server.url + "/v1", "--model", MODEL, "--out", str(out),
+        "run", "--tasks", "ui-button-hud", "--modes", "with-skill", "--judge", "--self-judge",
+        "--tasks-root", str(two_tasks), "--base-url", fake_server.url + "/v1", "--model", MODEL, "--out", str(out),
     )  # fmt: skip
     assert r.exit_code == 0, r.output
     layout = Layout(out)

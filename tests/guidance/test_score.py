@@ -69,12 +69,23 @@ def test_import_match_is_a_substring_of_the_raw_source_comments_included():
     assert (r["import_hits"], r["import_total"], r["import_match"]) == (1, 2, 0.5)
 
 
-def test_forbidden_patterns_are_regexes_on_the_raw_source_comments_included():
-    s = spec(forbidden_patterns=["SpatialPanel", "navigator\\.xr\\."])
-    r = score_source("t", s, b"// never use SpatialPanel here\nconst x = navigatorXxr;\n", OK)
-    assert r["forbidden_violations"] == ["SpatialPanel"] and r["forbidden_clean"] == 0.0
+def test_forbidden_patterns_are_regexes_on_the_code_comments_left_out():
+    s = spec(forbidden_patterns=["SpatialPanel", "navigator\\.xr\\.", "requestAnimationFrame"])
+    # Quoting the contract's own rule in a comment is not breaking it (upstream counted it).
+    quoted = b"// Never call requestAnimationFrame yourself.\n/* no SpatialPanel */\nconst x = navigatorXxr;\n"
+    assert score_source("t", s, quoted, OK)["forbidden_violations"] == []
+    r = score_source("t", s, b"new xb.SpatialPanel(); // a comment\nconst s = 'navigator.xr.x';\n", OK)
+    assert r["forbidden_violations"] == ["SpatialPanel", "navigator\\.xr\\."] and r["forbidden_clean"] == 0.0
     clean = score_source("t", s, b"const ok = 1;\n", OK)
     assert clean["forbidden_violations"] == [] and clean["forbidden_clean"] == 1.0
+
+
+def test_a_reply_without_code_scores_zero_on_every_dimension():
+    s = spec(expected_apis=["xb.init"], expected_imports=["xrblocks"])
+    r = score_source("t", s, b"", OK, no_code=True)
+    assert (r["import_match"], r["api_match"], r["forbidden_clean"], r["parse_ok"], r["composite"]) == (0, 0, 0, 0, 0)
+    assert r["no_code"] is True
+    assert "no_code" not in score_source("t", s, b"xb.init();", OK)
 
 
 def test_shares_round_to_three_places_and_are_one_when_nothing_is_expected():
@@ -202,7 +213,7 @@ def test_score_workspace_and_batch_give_identical_results(tmp_path: Path):
     )
     bodies = [
         "import * as xb from 'xrblocks';\nxb.init(new xb.Options().enableHands());\n",
-        "import * as xb from 'xrblocks';\n// SpatialPanel\nxb.init(;\n",
+        "import * as xb from 'xrblocks';\nnew xb.SpatialPanel();\nxb.init(;\n",
         "const x = 1;\n",
     ]
     workspaces = []

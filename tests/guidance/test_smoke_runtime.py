@@ -53,6 +53,18 @@ def test_smoke_good_app_with_a_benign_message(tmp_path: Path):
 
 
 @pytest.mark.xr
+def test_smoke_loads_the_app_as_a_users_browser_would(tmp_path: Path):
+    # The harness imports XR Blocks itself and runs the page with ?debug=1, where XR Blocks puts
+    # `window.xb` on the page: an app that never imports it must still fail, as in a browser.
+    ws = app_with(tmp_path, "")
+    main = ws / "main.js"
+    main.write_text(main.read_text().replace("import * as xb from 'xrblocks';\n", ""))
+    res = smoke_test(ws)
+    assert res["smoke_ok"] == 0.0, res
+    assert any("xb is not defined" in e for e in res["page_errors"]), res
+
+
+@pytest.mark.xr
 def test_smoke_broken_app(tmp_path: Path):
     res = smoke_test(TEMPLATES_DIR / "legacy_ui")
     assert res["smoke_ok"] == 0.0

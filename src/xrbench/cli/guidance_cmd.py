@@ -39,14 +39,15 @@ def _tasks_root(root: Path | None) -> Path:
     return root or TASKS_DIR
 
 
-def _judge_llm(provider, model, base_url, replay, judge_model: str | None, generator: str):
-    from xrbench.guidance.judge import default_judge_model
+def _judge_llm(provider, base_url, replay, judge_model: str | None, generator, self_judge: bool):
+    from xrbench.guidance.judge import choose_judge_model
     from xrbench.llm import NotConfigured, resolve_llm
 
+    name = choose_judge_model(
+        judge_model, generator=generator.model, provider=generator.provider.name, self_judge=self_judge
+    )
     try:
-        return resolve_llm(
-            provider=provider, model=judge_model or default_judge_model(generator), base_url=base_url, replay=replay
-        )
+        return resolve_llm(provider=provider, model=name, base_url=base_url, replay=replay)
     except NotConfigured as e:
         raise UserError(f"--judge: {e.reason}") from None
 
@@ -59,8 +60,14 @@ def run(
     tasks: Annotated[list[str] | None, typer.Option("--tasks", help="Task ids (repeat or comma-separate)")] = None,
     judge: Annotated[bool, typer.Option("--judge", help="Also ask a judge model to rate every candidate")] = False,
     judge_model: Annotated[
-        str | None, typer.Option("--judge-model", help="Judge model (default: XRBENCH_JUDGE_MODEL, else --model)")
+        str | None,
+        typer.Option(
+            "--judge-model", help="Judge model (default: XRBENCH_JUDGE_MODEL, else gemini-2.5-pro on the Gemini API)"
+        ),
     ] = None,
+    self_judge: Annotated[
+        bool, typer.Option("--self-judge", help="Allow the generating model to judge its own candidates")
+    ] = False,
     repeats: Annotated[int, typer.Option("--repeats", min=1, help="Generations per cell; cells hold medians")] = 1,
     baseline_file: Annotated[
         Path | None, typer.Option("--baseline-file", help="Local copy of the pinned published prompt (with-baseline)")
@@ -93,7 +100,7 @@ def run(
         console.print(f"skipped: {reason}", highlight=False)
         return
     model_slug(llm.model)
-    judge_llm = _judge_llm(provider, model, base_url, replay, judge_model, llm.model) if judge else None
+    judge_llm = _judge_llm(provider, base_url, replay, judge_model, llm, self_judge) if judge else None
     config = SweepConfig(
         tasks=task_list,
         modes=chosen,
@@ -163,7 +170,8 @@ def score(
     task_dir: Annotated[Path, typer.Argument(help="Task directory (spec.json)")],
     workspaces: Annotated[list[Path], typer.Argument(help="Workspace(s) holding the edit file")],
 ) -> None:
-    """Print the FIXED static score as JSON (an array for several workspaces, parsed in one Node process)."""
+    """Print the FIXED static score as JSON (for several workspaces an array, each score with its
+    `workspace`, parsed in one Node process)."""
     from xrbench.guidance.score import load_task_spec, score_many, score_workspace
 
     spec = load_task_spec(task_dir)
@@ -173,7 +181,9 @@ def score(
     if len(workspaces) == 1:
         typer.echo(json.dumps(score_workspace(task_dir, workspaces[0], spec=spec), indent=2))
     else:
-        typer.echo(json.dumps(score_many([(task_dir, w) for w in workspaces], specs={str(task_dir): spec}), indent=2))
+        scores = score_many([(task_dir, w) for w in workspaces], specs={str(task_dir): spec})
+        named = [{"workspace": str(w), **s} for w, s in zip(workspaces, scores, strict=True)]
+        typer.echo(json.dumps(named, indent=2))
 
 
 @app.command()

@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from xrbench.guidance.arms import WITH_SKILL, skill_system_prompt
-from xrbench.guidance.runner import DEFAULT_TEMPERATURE, Layout, aggregate, extract_code, model_slug, user_message
+from xrbench.guidance.extract import extract
+from xrbench.guidance.runner import DEFAULT_TEMPERATURE, Layout, aggregate, model_slug, user_message
 from xrbench.guidance.score import ModuleParser, score_source
 from xrbench.guidance.task import Task
 from xrbench.llm import LLM, GenerationSettings, Message
@@ -95,16 +96,19 @@ def ablate_task(
             for repeat in range(1, repeats + 1):
                 settings = GenerationSettings(temperature=temperature, seed=None if repeat == 1 else repeat)
                 completion = llm.complete(messages, settings)
-                code, how = extract_code(completion.text)
+                extraction = extract(completion.text)
+                code = extraction.code
                 vdir = base_dir / f"{index:02d}-{_slug(name)}" / f"r{repeat}"
                 atomic_write_text(vdir / "workspace" / task.spec.edit_file, code)
                 atomic_write_text(vdir / "meta" / "system_prompt.md", system_prompt)
                 atomic_write_text(vdir / "meta" / "raw_response.md", completion.text)
                 raw = code.encode("utf-8")
-                score = score_source(task.id, task.spec, raw, parser.check(code, task.spec.edit_file))
+                score = score_source(
+                    task.id, task.spec, raw, parser.check(code, task.spec.edit_file), no_code=extraction.no_code
+                )
                 score["run"] = {
                     "workspace": str(vdir / "workspace"),
-                    "extraction": how,
+                    "extraction": extraction.how,
                     "repeat": repeat,
                     "cached": completion.cached,
                     "prompt_tokens": completion.usage.input_tokens,

@@ -25,6 +25,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from xrbench.errors import UserError
 from xrbench.guidance.arms import CONTRACT_HEADING, PART_SEPARATOR, contract_text
 from xrbench.guidance.task import Task
 from xrbench.llm import LLM, GenerationSettings, Message
@@ -147,9 +148,29 @@ def parse_verdict(text: str) -> dict[str, Any]:
     }
 
 
-def default_judge_model(generator_model: str) -> str:
-    """`XRBENCH_JUDGE_MODEL`, else the model that generated the candidates."""
-    return os.environ.get("XRBENCH_JUDGE_MODEL", "").strip() or generator_model
+SEED_JUDGE_MODEL = "gemini-2.5-pro"  # the seed harness's judge: a separate, stronger model
+
+
+def choose_judge_model(requested: str | None, *, generator: str, provider: str, self_judge: bool = False) -> str:
+    """The judge model: `requested`, else `XRBENCH_JUDGE_MODEL`, else the seed's judge on the
+    Gemini API. A model never grades its own candidates unless `self_judge` says so: that, or no
+    judge to default to (another provider), is a `UserError` naming the way out."""
+    name = (requested or "").strip() or os.environ.get("XRBENCH_JUDGE_MODEL", "").strip()
+    if not name and provider == "gemini":
+        name = SEED_JUDGE_MODEL
+    if not name:
+        if self_judge:
+            return generator
+        raise UserError(
+            f"--judge: no default judge model for provider {provider!r}: name one with --judge-model "
+            "(or XRBENCH_JUDGE_MODEL), or pass --self-judge to let the generating model grade itself"
+        )
+    if name == generator and not self_judge:
+        raise UserError(
+            f"--judge: the judge model {name} generated the candidates and would grade itself: name another "
+            "with --judge-model (or XRBENCH_JUDGE_MODEL), or pass --self-judge"
+        )
+    return name
 
 
 def judge_code(llm: LLM, task: Task, code: str, xrblocks_root: Path) -> dict[str, Any]:

@@ -3,12 +3,15 @@
 - `composite_per_task.png`: composite per task, one bar per arm, one panel per model;
 - `judge_per_task.png`: the judge's accomplishes / idiomatic ratings per task and arm (when judged);
 - `metrics_grid_<model>.png`: import / api / forbidden / parse per task and arm, 2 x 2;
-- `prompt_style_breakdown.png`: mean composite per arm for engineer vs casual prompts, each mean over
-  the tasks of that style with a finite composite in every arm shown (n on the bar);
+- `prompt_style_breakdown.png`: for engineer and casual prompts, each comparison of the summary's
+  style table (`summarize.style_comparisons`): both arms' mean composite on the tasks finite in
+  both (n under the pair); a comparison the summary suppresses (incompatible baselines) is
+  marked, not drawn;
 - `api_match_breakdown.png`: api_match per task and arm as a heat map with `hits/total` in each cell.
 
 A missing or non-finite cell is drawn as a gap marked `–`, never as a zero bar; a real zero is
-labelled `0`.
+labelled `0`. Every chart has a provenance footer: the results folder and, per model, its arms,
+cells and baseline identities.
 """
 
 from __future__ import annotations
@@ -23,9 +26,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from xrbench.guidance.arms import MODE_LABELS, MODES
-from xrbench.guidance.results import ModelResults, finite, finite_score, load_results
+from xrbench.guidance.results import ModelResults, baseline_identities, finite, finite_score, load_results
+from xrbench.guidance.summarize import style_comparisons
 
 COLORS = {"with-skill": "#1e88e5", "without-skill": "#9e9e9e", "with-baseline": "#fb8c00"}
+SHORT_MODE = {"with-skill": "w/", "without-skill": "w/o", "with-baseline": "base"}
 METRICS = ("import_match", "api_match", "forbidden_clean", "parse_ok")
 
 
@@ -54,15 +59,27 @@ def _bars(ax, tasks: list[str], series: dict[str, list[float | None]], ylim: tup
     ax.grid(axis="y", alpha=0.3)
 
 
-def _save(fig, path: Path) -> Path:
+def provenance(results: Path, models: list[ModelResults]) -> str:
+    """The footer every chart carries: where its numbers come from."""
+    parts = []
+    for model in models:
+        cells = sum(len(c) for c in model.modes.values())
+        idents = [f"{i[0]}:{i[1][:12]}" for i in baseline_identities(model) if i is not None]
+        base = f"; baseline {', '.join(idents)}" if idents else ""
+        parts.append(f"{model.name}: {', '.join(MODE_LABELS[m] for m in _arms(model))}, {cells} cells{base}")
+    return f"results: {results} | " + " | ".join(parts)
+
+
+def _save(fig, path: Path, footer: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    fig.text(0.005, 0.005, footer, fontsize=5, color="#555555", ha="left", va="bottom", wrap=True)
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
 
 
-def composite_per_task(models: list[ModelResults], out: Path) -> Path:
+def composite_per_task(models: list[ModelResults], out: Path, footer: str = "") -> Path:
     fig, axes = plt.subplots(
         len(models), 1, figsize=(max(8, 0.55 * max(len(m.tasks) for m in models) + 3), 3.6 * len(models)), squeeze=False
     )
@@ -73,10 +90,10 @@ def composite_per_task(models: list[ModelResults], out: Path) -> Path:
         ax.set_ylabel("composite")
         ax.set_title(f"{model.name}: composite per task")
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    return _save(fig, out / "composite_per_task.png")
+    return _save(fig, out / "composite_per_task.png", footer)
 
 
-def judge_per_task(models: list[ModelResults], out: Path) -> Path | None:
+def judge_per_task(models: list[ModelResults], out: Path, footer: str = "") -> Path | None:
     judged = [m for m in models if any(m.judges.values())]
     if not judged:
         return None
@@ -95,10 +112,10 @@ def judge_per_task(models: list[ModelResults], out: Path) -> Path | None:
             _bars(ax, tasks, series, (0, 5.2))
             ax.set_title(f"{model.name}: judge, {title} (1-5)")
             ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    return _save(fig, out / "judge_per_task.png")
+    return _save(fig, out / "judge_per_task.png", footer)
 
 
-def metrics_grid(model: ModelResults, out: Path) -> Path:
+def metrics_grid(model: ModelResults, out: Path, footer: str = "") -> Path:
     tasks = model.tasks
     fig, axes = plt.subplots(2, 2, figsize=(max(10, 0.5 * len(tasks) * 2 + 4), 8), squeeze=False)
     for ax, metric in zip(axes.flat, METRICS, strict=True):
@@ -107,36 +124,35 @@ def metrics_grid(model: ModelResults, out: Path) -> Path:
         ax.set_title(metric)
     axes[0, 1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.suptitle(f"{model.name}: score dimensions per task")
-    return _save(fig, out / f"metrics_grid_{model.name}.png")
+    return _save(fig, out / f"metrics_grid_{model.name}.png", footer)
 
 
-def style_breakdown(models: list[ModelResults], out: Path) -> Path:
-    fig, axes = plt.subplots(1, len(models), figsize=(5 * len(models), 4), squeeze=False)
+def style_breakdown(models: list[ModelResults], out: Path, footer: str = "") -> Path:
+    fig, axes = plt.subplots(1, len(models), figsize=(6 * len(models), 4.2), squeeze=False)
     for ax, model in zip(axes[0], models, strict=True):
-        arms = _arms(model)
-        styles = ("engineer", "casual")
-        width = 0.8 / max(len(arms), 1)
-        for si, style in enumerate(styles):
-            tasks = [t for t in model.tasks if model.style(t) == style]
-            paired = [t for t in tasks if all(finite_score(model.modes[m].get(t)) is not None for m in arms)]
-            for ai, mode in enumerate(arms):
-                x = si - 0.4 + width * (ai + 0.5)
-                if not paired:
-                    ax.text(x, 0, "–", ha="center", va="bottom")
-                    continue
-                mean = sum(finite_score(model.modes[mode][t]) or 0.0 for t in paired) / len(paired)
-                ax.bar(x, mean, width, color=COLORS[mode], label=MODE_LABELS[mode] if si == 0 else None)
-                ax.text(x, mean, f"n={len(paired)}", ha="center", va="bottom", fontsize=7)
-        ax.set_xticks(range(len(styles)))
-        ax.set_xticklabels(styles)
+        rows = style_comparisons(model)
+        ticks, labels, seen = [], [], set()
+        for x, (style, c) in enumerate(rows):
+            ticks.append(x)
+            labels.append(f"{style}\n{SHORT_MODE[c['left']]} vs {SHORT_MODE[c['right']]}\nn={c['n']}")
+            if c["suppressed"] or c["left_mean"] is None:
+                ax.text(x, 0.02, "suppressed" if c["suppressed"] else "–", ha="center", va="bottom", fontsize=7)
+                continue
+            for side, dx in (("left", -0.2), ("right", 0.2)):
+                mode, mean = c[side], c[f"{side}_mean"]
+                ax.bar(x + dx, mean, 0.4, color=COLORS[mode], label=None if mode in seen else MODE_LABELS[mode])
+                seen.add(mode)
+                ax.text(x + dx, mean, f"{mean:.2f}", ha="center", va="bottom", fontsize=6)
+        ax.set_xticks(ticks)
+        ax.set_xticklabels(labels, fontsize=6)
         ax.set_ylim(0, 1.1)
-        ax.set_ylabel("mean composite (tasks finite in every arm)")
+        ax.set_ylabel("mean composite (tasks finite in both arms)")
         ax.set_title(f"{model.name}: engineer vs casual prompts")
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    return _save(fig, out / "prompt_style_breakdown.png")
+    return _save(fig, out / "prompt_style_breakdown.png", footer)
 
 
-def api_match_breakdown(models: list[ModelResults], out: Path) -> Path:
+def api_match_breakdown(models: list[ModelResults], out: Path, footer: str = "") -> Path:
     cols = [(model, m) for model in models for m in _arms(model)]
     tasks = sorted({t for model in models for t in model.tasks})
     data = np.full((len(tasks), len(cols)), np.nan)
@@ -162,7 +178,7 @@ def api_match_breakdown(models: list[ModelResults], out: Path) -> Path:
     ax.set_xticks(range(len(cols)))
     ax.set_xticklabels([f"{model.name}\n{MODE_LABELS[m]}" for model, m in cols], fontsize=7)
     ax.set_title("api_match per task\n(expected API names found / expected)", fontsize=9)
-    return _save(fig, out / "api_match_breakdown.png")
+    return _save(fig, out / "api_match_breakdown.png", footer)
 
 
 def plot_all(results: Path, out: Path) -> list[Path]:
@@ -172,11 +188,12 @@ def plot_all(results: Path, out: Path) -> list[Path]:
     models = load_results(results)
     if not models:
         raise UserError(f"{results}: no result cells found (expected <model>/<mode>/<task>.json)")
-    files = [composite_per_task(models, out)]
-    judge = judge_per_task(models, out)
+    footer = provenance(results, models)
+    files = [composite_per_task(models, out, footer)]
+    judge = judge_per_task(models, out, footer)
     if judge:
         files.append(judge)
-    files += [metrics_grid(m, out) for m in models]
-    files.append(style_breakdown(models, out))
-    files.append(api_match_breakdown(models, out))
+    files += [metrics_grid(m, out, footer) for m in models]
+    files.append(style_breakdown(models, out, footer))
+    files.append(api_match_breakdown(models, out, footer))
     return files

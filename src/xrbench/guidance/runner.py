@@ -1,7 +1,8 @@
 """Generate one candidate per task x arm (x repeat), write its workspace and metadata, score it.
 
 For each selected task and arm the runner sends the arm's system prompt (`arms.py`) and the same
-user message (`user_message`), extracts the largest fenced JavaScript block of the reply, copies
+user message (`user_message`), extracts the app from the reply (`extract.py`: its largest
+JavaScript block; a reply with none is `no_code` and scores 0), copies
 the task's template into a fresh workspace and writes the code to the task's `edit_file`. Beside
 the workspace a `meta/` folder keeps the exact `system_prompt.md` (empty for `without-skill`),
 `user_msg.md`, `raw_response.md`, `usage.json`, `run.json` and, for the baseline arm, the
@@ -38,6 +39,7 @@ from typing import Any
 from xrbench.errors import UserError
 from xrbench.guidance.arms import WITH_BASELINE, WITH_SKILL, Arm
 from xrbench.guidance.baseline import BaselinePrompt, load_baseline
+from xrbench.guidance.extract import NONE, extract, upstream_extract
 from xrbench.guidance.score import ModuleParser, score_source
 from xrbench.guidance.task import TASK_ID_RE, Task
 from xrbench.llm import LLM, GenerationSettings, Message, ProviderError
@@ -48,8 +50,6 @@ USER_MESSAGE = (
     "You are helping me build an xrblocks app. Return only the complete contents of `{edit_file}` inside a "
     "single ```javascript fenced block. No prose, no explanation, just the code.\n\nTASK:\n{prompt}"
 )
-_FENCED = re.compile(r"```(?:javascript|js|jsx|mjs|typescript|ts)?\s*\n(.*?)```", re.DOTALL | re.IGNORECASE)
-_OPEN_FENCE = re.compile(r"```(?:javascript|js|jsx|mjs|typescript|ts)[ \t]*\n", re.IGNORECASE)
 NUMERIC_KEYS = (
     "import_match",
     "api_match",
@@ -81,22 +81,6 @@ def model_slug(model: str) -> str:
 def user_message(task: Task) -> str:
     """The user message every arm sends (upstream's, verbatim for `main.js`)."""
     return USER_MESSAGE.format(edit_file=task.spec.edit_file, prompt=task.prompt)
-
-
-def extract_code(text: str) -> tuple[str, str]:
-    """The largest fenced JavaScript block of a reply, and how it was found.
-
-    `fenced`: a complete ```` ```javascript|js|jsx|mjs|typescript|ts ```` (or untagged) block, the
-    largest one when there are several. `unterminated-fence`: a reply cut off inside its only
-    JavaScript block (everything after the opening fence). `raw`: no fence at all; the text as is.
-    """
-    blocks = _FENCED.findall(text)
-    if blocks:
-        return max(blocks, key=len), "fenced"
-    opening = _OPEN_FENCE.search(text)
-    if opening:
-        return text[opening.end() :], "unterminated-fence"
-    return text, "raw"
 
 
 def sha256_text(text: str) -> str:
@@ -212,18 +196,21 @@ def generate_sample(
     settings = _settings(temperature, repeat)
     started = datetime.now(UTC).isoformat(timespec="seconds")
     completion = llm.complete(messages, settings)
-    code, how = extract_code(completion.text)
+    extraction = extract(completion.text)
+    upstream = upstream_extract(completion.text)
 
     for d in (workspace, meta):
         if d.exists():
             shutil.rmtree(d)
     assert task.template_dir is not None
     shutil.copytree(task.template_dir, workspace, ignore=shutil.ignore_patterns("BROKEN.md"))
-    atomic_write_text(workspace / task.spec.edit_file, code)
+    atomic_write_text(workspace / task.spec.edit_file, extraction.code)
     meta.mkdir(parents=True)
     atomic_write_text(meta / "system_prompt.md", system_prompt)
     atomic_write_text(meta / "user_msg.md", user_msg)
     atomic_write_text(meta / "raw_response.md", completion.text)
+    if upstream != extraction.code:
+        atomic_write_text(meta / f"upstream_{task.spec.edit_file}", upstream)
     usage = {**completion.usage.to_dict(), "cached": completion.cached, "latency_s": completion.latency_s}
     atomic_write_json(meta / "usage.json", usage)
     run: dict[str, Any] = {
@@ -239,7 +226,9 @@ def generate_sample(
         "system_prompt_sha256": sha256_text(system_prompt),
         "system_prompt_chars": len(system_prompt),
         "user_msg_sha256": sha256_text(user_msg),
-        "extraction": how,
+        "extraction": extraction.how,
+        # What upstream's extraction would have scored (meta/upstream_<edit file> when different).
+        "upstream_extraction": {"same": upstream == extraction.code, "sha256": sha256_text(upstream)},
         "finish_reason": completion.finish_reason,
         "cached": completion.cached,
         "usage": completion.usage.to_dict(),
@@ -277,6 +266,10 @@ def aggregate(samples: list[dict[str, Any]]) -> dict[str, Any]:
     for key in ("style",):
         if key in first:
             cell[key] = first[key]
+    without_code = sum(1 for s in samples if s.get("no_code"))
+    if without_code:
+        cell["no_code"] = without_code == len(samples)
+        cell["no_code_repeats"] = without_code
     cell["run"] = first.get("run")
     cell["repeats"] = len(samples)
     cell["samples"] = samples
@@ -362,13 +355,22 @@ def run_cell(
                 baseline_file=config.baseline_file,
             )
             raw = (workspace / task.spec.edit_file).read_bytes()
+            no_code = run["extraction"] == NONE
             score = score_source(
-                task.id, task.spec, raw, parser.check(raw.decode("utf-8", "replace"), task.spec.edit_file)
+                task.id,
+                task.spec,
+                raw,
+                parser.check(raw.decode("utf-8", "replace"), task.spec.edit_file),
+                no_code=no_code,
             )
             score["style"] = task.style
             score["run"] = run
             samples.append(score)
-            if judge_llm is not None:
+            if judge_llm is not None and no_code:
+                verdict = {"error": "no code in the reply to judge", "task": task.id, "judge_model": judge_llm.model}
+                verdict.update(mode=arm.mode, workspace=str(workspace), repeat=repeat)
+                verdicts.append(verdict)
+            elif judge_llm is not None:
                 try:
                     verdict = judge_code(judge_llm, task, raw.decode("utf-8", "replace"), config.xrblocks_root)
                 except ProviderError as e:

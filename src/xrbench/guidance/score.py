@@ -5,8 +5,10 @@ For the task's `edit_file` with raw text `src`:
 - `import_match`: share of `expected_imports` found as substrings of `src` (a comment counts);
 - `api_match`: share of `expected_apis` found as substrings of `strip_comments(src)`: `//` and
   `/* */` comments removed, string, template and regex literals kept;
-- `forbidden_violations`: the `forbidden_patterns` whose regex matches `src` (comments included);
-  `forbidden_clean` is 1.0 when there are none, else 0.0;
+- `forbidden_violations`: the `forbidden_patterns` whose regex matches `strip_comments(src)`;
+  `forbidden_clean` is 1.0 when there are none, else 0.0. Upstream matched comments too, which
+  penalised a file for quoting the contract's own rule ("Never call requestAnimationFrame
+  yourself") in a comment; a rule is about code, so comments are left out as for `api_match`;
 - `parse_ok`: 1.0 when the file parses as an ECMAScript module. Node 20's `node --check main.js`
   is not used: it exits 0 for a file with an `import` statement *and* a syntax error (module-syntax
   detection swallows the error), so the file is checked with `node --input-type=module --check`
@@ -333,20 +335,29 @@ def compile_patterns(spec: GuidanceSpec) -> list[re.Pattern[str]]:
     return out
 
 
-def score_source(task_id: str, spec: GuidanceSpec, raw: bytes, parse: ParseResult) -> dict[str, Any]:
-    """The FIXED score of one edit file's bytes, given its parse result (pure)."""
+def score_source(
+    task_id: str, spec: GuidanceSpec, raw: bytes, parse: ParseResult, *, no_code: bool = False
+) -> dict[str, Any]:
+    """The FIXED score of one edit file's bytes, given its parse result (pure).
+
+    `no_code`: the reply held no code (`extract.py`); every dimension is 0 and the score says
+    `no_code: true`, whatever an empty file would have scored.
+    """
     src = raw.decode("utf-8", "replace")
     code = strip_comments(src)
     import_hits = sum(1 for imp in spec.expected_imports if imp in src)
     api_hits = sum(1 for api in spec.expected_apis if api in code)
-    violations = [p.pattern for p in compile_patterns(spec) if p.search(src)]
+    violations = [p.pattern for p in compile_patterns(spec) if p.search(code)]
     import_match = _frac(import_hits, len(spec.expected_imports))
     api_match = _frac(api_hits, len(spec.expected_apis))
     forbidden_clean = 1.0 if not violations else 0.0
     parse_ok = 1.0 if parse.ok else 0.0
+    if no_code:
+        import_match = api_match = forbidden_clean = parse_ok = 0.0
     dims = [api_match, parse_ok, forbidden_clean]
     if spec.expected_imports:
         dims.append(import_match)
+    extra = {"no_code": True} if no_code else {}
     return {
         "task": task_id,
         "skill": spec.skill,
@@ -362,6 +373,7 @@ def score_source(task_id: str, spec: GuidanceSpec, raw: bytes, parse: ParseResul
         "forbidden_violations": violations,
         "parse_errors": [] if parse.ok else list(parse.errors),
         "src_bytes": len(raw),
+        **extra,
     }
 
 

@@ -7,6 +7,11 @@ seconds) the session's uncaught page errors, console errors, failed requests and
 XR Blocks caught in script hooks (it logs them and carries on) are collected; `smoke_ok` is 1.0
 when none remains after dropping the benign patterns below, else 0.0.
 
+The page gets no global the app did not import: the harness imports XR Blocks itself and loads
+the page with `?debug=1`, where XR Blocks would put `window.xb` on it, so the smoke session takes
+those debug globals off (`XRSession(debug_globals=False)`): an app that uses `xb` without importing
+it fails here as it would in a user's browser.
+
 Unlike upstream's `smoke.py` (which rewrote the import map to the mutable `@build` CDN branch and
 waited 5 s of wall time), nothing here needs the network, and a hallucinated import URL shows up as
 an aborted request. An app that never initialises (a module that does not load, `init()` throwing,
@@ -93,7 +98,7 @@ def smoke_test(workspace: str | Path, *, frames: int = DEFAULT_FRAMES, init_time
     if not (workspace / "index.html").is_file():
         return {"smoke_ok": 0.0, "init_error": f"{workspace} has no index.html", **{k: [] for k in KINDS}}
     try:
-        with XRSession(workspace, init_timeout_s=init_timeout_s) as session:
+        with XRSession(workspace, init_timeout_s=init_timeout_s, debug_globals=False) as session:
             session.step(frames)
             errors = session.errors()
     except AppInitError as e:

@@ -37,6 +37,11 @@ def fmt(value: float | None, digits: int = 2) -> str:
     return GAP if value is None else f"{value:.{digits}f}"
 
 
+def no_code(cell: dict[str, Any] | None) -> bool:
+    """Whether a result cell is a reply without code (every repeat, when repeated)."""
+    return bool(cell and cell.get("no_code"))
+
+
 def fmt_judge(cell: dict[str, Any] | None) -> str:
     """`accomplishes/idiomatic/hallucination`; `unparseable` or `judge error` without a verdict; `–` when missing."""
     if not cell:
@@ -77,6 +82,18 @@ def pairwise(model: ModelResults, metric: str = "composite", tasks: set[str] | N
             }
         )
     return rows
+
+
+STYLES = ("engineer", "casual")
+
+
+def style_comparisons(model: ModelResults) -> list[tuple[str, dict[str, Any]]]:
+    """`pairwise` within each prompt style: the summary's style table and the style chart."""
+    return [
+        (style, c)
+        for style in STYLES
+        for c in pairwise(model, tasks={t for t in model.tasks if model.style(t) == style})
+    ]
 
 
 def _judge_pairs(model: ModelResults, left: str, right: str, key: str) -> list[tuple[float, float]]:
@@ -145,13 +162,21 @@ def render_model(model: ModelResults) -> list[str]:
     for t in tasks:
         row = [t, styles[t], model.skill(t)]
         scores = {m: finite_score(model.modes[m].get(t)) for m in modes}
-        row += [fmt(scores[m]) for m in modes]
+        row += [fmt(scores[m]) + (" (no code)" if no_code(model.modes[m].get(t)) else "") for m in modes]
         if both:
             a, b = scores[WITH_SKILL], scores[WITHOUT_SKILL]
             row.append(GAP if a is None or b is None else f"{a - b:+.2f}")
         if has_judge:
             row += [fmt_judge(model.judges.get(m, {}).get(t)) for m in modes]
         lines.append("| " + " | ".join(row) + " |")
+
+    without_code = {m: sum(1 for c in model.modes[m].values() if no_code(c)) for m in modes}
+    if any(without_code.values()):
+        lines += [
+            "",
+            "Replies without code (scored 0 on every dimension, included in the means above and below): "
+            + ", ".join(f"{MODE_LABELS[m]} {without_code[m]} of {len(model.modes[m])}" for m in modes),
+        ]
 
     comparisons = pairwise(model)
     if comparisons:
@@ -181,15 +206,13 @@ def render_model(model: ModelResults) -> list[str]:
             "| style | comparison | n | left mean | right mean | Δ |",
         ]
         lines.append("|---|---|---|---|---|---|")
-        for style in ("engineer", "casual"):
-            subset = {t for t, s in styles.items() if s == style}
-            for c in pairwise(model, tasks=subset):
-                a, b = c["left_mean"], c["right_mean"]
-                delta = GAP if a is None or b is None else f"{a - b:+.2f}"
-                lines.append(
-                    f"| {style} | {MODE_LABELS[c['left']]} vs {MODE_LABELS[c['right']]} | {c['n']} | "
-                    f"{fmt(a)} | {fmt(b)} | {delta} |"
-                )
+        for style, c in style_comparisons(model):
+            a, b = c["left_mean"], c["right_mean"]
+            delta = GAP if a is None or b is None else f"{a - b:+.2f}"
+            lines.append(
+                f"| {style} | {MODE_LABELS[c['left']]} vs {MODE_LABELS[c['right']]} | {c['n']} | "
+                f"{fmt(a)} | {fmt(b)} | {delta} |"
+            )
 
     if has_judge:
         lines += [

@@ -273,8 +273,11 @@ class XRSession(PageSession):
         contexts: open the page in a browser context of this pool (reused between sessions,
             emptied in between; see `contexts.py`) instead of a new context of its own.
         defer_drawing: draw only the last frame of each harness call (the others still run XR
-            Blocks' whole update). Cheaper, but not the default: XR Blocks UI settled later
-            with it (a layout test failed 2 of 11 runs), so verdicts could change.
+            Blocks' whole update). About a tenth cheaper; off by default, as the suite's verdicts
+            were established drawing every frame.
+        debug_globals: leave XR Blocks' debug globals (`window.xb`, `window.xbReady`, installed
+            for `?debug=1`) on the page. False loads the app as a user's browser would: an app
+            that uses `xb` without importing it fails, as it would there.
     """
 
     def __init__(
@@ -297,6 +300,7 @@ class XRSession(PageSession):
         dt_ms: float = DEFAULT_DT_MS,
         contexts: ContextPool | None = None,
         defer_drawing: bool = False,
+        debug_globals: bool = True,
     ):
         if dominant_hand not in HANDS:
             raise ValueError(f"dominant_hand must be 'left' or 'right', not {dominant_hand!r}")
@@ -331,6 +335,7 @@ class XRSession(PageSession):
         self._harness_module = ""
         self._contexts = contexts
         self.defer_drawing = defer_drawing
+        self.debug_globals = debug_globals
 
     # --- lifecycle -----------------------------------------------------------------------------
 
@@ -354,6 +359,7 @@ class XRSession(PageSession):
             "pauseAtStart": self.pause_at_start,
             "options": self.options,
             "deferDrawing": self.defer_drawing,
+            "debugGlobals": self.debug_globals,
         }
         if self.fast_render:
             cfg.update(antialias=False, renderToRenderTexture=False)

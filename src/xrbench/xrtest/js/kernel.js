@@ -483,6 +483,14 @@ function register(token, modules) {
   H.registered = true;
   H.THREE = THREE;
   H.xb = xb;
+  // XR Blocks' debug globals (?debug=1): the harness keeps `xbReady` for itself. A session that
+  // loads the app as a user's browser would (`debugGlobals: false`) takes both off the page, so an
+  // app that never imported XR Blocks cannot run on the copy the harness imported.
+  H.xbReady = globalThis.xbReady || null;
+  if (H.config.debugGlobals === false) {
+    delete globalThis.xb;
+    delete globalThis.xbReady;
+  }
   const core = xb.core;
   const originalInit = core.init;
   core.init = (options) => {
@@ -551,8 +559,8 @@ function register(token, modules) {
       message: String((error && (error.stack || error.message)) || error),
     });
   });
-  if (globalThis.xbReady) {
-    globalThis.xbReady.then(
+  if (H.xbReady) {
+    H.xbReady.then(
       () => { H.initSettled = 'ready'; },
       (error) => {
         H.initSettled = 'rejected';

@@ -28,8 +28,10 @@ async ({timeoutMs}) => {
     });
   };
 
+  // The harness's own reference once it registered (the page may not see the debug globals).
+  const xbReady = () => H.xbReady || window.xbReady;
   while (true) {
-    if (window.xbReady) break;
+    if (xbReady()) break;
     if (loaded()) {
       loadedAt ??= realNow();
       if ((state.errors || []).length) return finish({status: 'app-error'});
@@ -42,7 +44,7 @@ async ({timeoutMs}) => {
 
   let settled = null;
   // Wakes the loop the moment xbReady settles; the 20 ms ticks only watch for errors and time.
-  const settling = window.xbReady.then(() => { settled = {status: 'ready'}; },
+  const settling = xbReady().then(() => { settled = {status: 'ready'}; },
                                        (e) => { settled = {status: 'rejected', error: describe(e)}; });
   while (!settled) {
     // The app threw before calling xb.init: xbReady would never settle.
