@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -480,9 +481,11 @@ def test_csv_header_and_argument_problems(tmp_path: Path) -> None:
     with pytest.raises(ValidationError) as exc:
         usage(time_col="when", extra_cols=["mood", "weather"])
     f = GENERIC / "usage.csv"
+    found = "'session', 'participant', 'activity', 'place', 'mood', 'feature', 'ts'"
+    read = f"the header read with delimiter ',' has {found}"
     assert problems_of(exc) == [
-        f"{f}: line 1: header: no column 'when' (given by --time-col)",
-        f"{f}: line 1: header: no column 'weather' (given by --extra-col)",
+        f"{f}: line 1: header: no column 'when' (given by --time-col); {read}",
+        f"{f}: line 1: header: no column 'weather' (given by --extra-col); {read}",
     ]
     with pytest.raises(ValidationError) as exc:
         usage(extra_cols=["step"])
@@ -493,6 +496,65 @@ def test_csv_header_and_argument_problems(tmp_path: Path) -> None:
         usage(path=empty)
     with pytest.raises(ValidationError, match="file not found"):
         usage(path=tmp_path / "missing.csv")
+
+
+def _facets(ds: Dataset) -> list[tuple[str, tuple[str, ...]]]:
+    return [(s.id, s.facets) for s in ds.scenarios]
+
+
+def test_csv_real_files_tabs_bom_and_other_encodings(tmp_path: Path) -> None:
+    text = (GENERIC / "usage.csv").read_text()
+    reference = usage(extra_cols=["mood"])
+    tabs = tmp_path / "usage.tsv"
+    tabs.write_text("\ufeff" + text.replace(",", "\t"), encoding="utf-8")  # tab-separated, with a BOM
+    ds = usage(path=tabs, extra_cols=["mood"])
+    assert _facets(ds) == _facets(reference) and ds.meta["columns"]["delimiter"] == "\t"
+    semi = tmp_path / "usage-latin1.csv"
+    semi.write_bytes(text.replace(",", ";").replace("calm", "calmé").encode("latin-1"))
+    with pytest.raises(ValidationError) as exc:
+        usage(path=semi, extra_cols=["mood"])
+    assert problems_of(exc) == [
+        f"{semi}: not utf-8 text (byte {text.replace(',', ';').index('calm') + 4}); "
+        "name its encoding with --encoding, e.g. latin-1"
+    ]
+    ds = usage(path=semi, extra_cols=["mood"], encoding="latin-1")
+    assert ds.scenarios[0].extra == {"mood": "calmé"} and len(ds.scenarios) == len(reference.scenarios)
+    with pytest.raises(ValidationError, match=re.escape("delimiter ',' has 'session\\tparticipant")):
+        usage(path=tabs, delimiter=",")
+
+
+def test_csv_without_a_time_column_keeps_file_order() -> None:
+    ds = usage(time_col=None, extra_cols=["mood"])
+    # File order: spotify.play came first in s1's rows (the time column would put timer first).
+    assert ds.scenarios[0].facets == ("spotify.play", "items.timer", "recipes.view")
+    assert ds.meta["columns"]["time"] is None
+
+
+def test_csv_mapping_mistakes_are_warned_once_each(tmp_path: Path) -> None:
+    rows = ["u,t,e,item,when,const"] + [f"u{i % 3},t{i % 2},e{i % 2},x.i{i},2024,c" for i in range(40)]
+    f = tmp_path / "odd.csv"
+    f.write_text("\n".join(rows) + "\n")
+    ds = import_csv(f, user_col="u", task_col="t", env_col="t", item_col="item", time_col="when", extra_cols=["const"])
+    assert ds.meta["import"]["warnings"] == [
+        f"{f}: column 't' is given for --task-col and --env-col",
+        f"{f}: context column 'const' has one value ('c'): it separates nothing",
+        f"{f}: item column 'item' has a new value on every row: is it an id, not an item?",
+        f"{f}: time column 'when' has 1 distinct values in 40 rows: is it a time?",
+    ]
+    assert usage().meta["import"]["warnings"] == []
+
+
+def test_events_csv_with_a_bom_loads_and_other_encodings_fail_in_one_line(tmp_path: Path) -> None:
+    ds = usage(extra_cols=["mood"])
+    ds.save(tmp_path / "ds")
+    events = tmp_path / "ds" / "events.csv"
+    events.write_bytes(b"\xef\xbb\xbf" + events.read_bytes())
+    assert _facets(Dataset.load(tmp_path / "ds")) == _facets(ds)
+    events.write_bytes(events.read_bytes()[3:].replace(b"calm", b"calm\xe9"))
+    with pytest.raises(ValidationError) as exc:
+        Dataset.load(tmp_path / "ds")
+    (line,) = problems_of(exc)
+    assert line.startswith(f"{events}: not UTF-8 text (byte ") and "re-save it as UTF-8" in line
 
 
 def test_csv_roundtrip_with_extras(tmp_path: Path) -> None:
@@ -594,7 +656,8 @@ def test_cli_errors_exit_2_without_traceback(cli: typer.Typer, tmp_path: Path) -
     assert result.exit_code == 2
     assert (
         result.stderr.strip()
-        == f"error: {GENERIC / 'usage.csv'}: line 1: header: no column 'who' (given by --user-col)"
+        == f"error: {GENERIC / 'usage.csv'}: line 1: header: no column 'who' (given by --user-col); the header "
+        "read with delimiter ',' has 'session', 'participant', 'activity', 'place', 'mood', 'feature', 'ts'"
     )
     assert "Traceback" not in result.output
     assert not (tmp_path / "ds").exists()

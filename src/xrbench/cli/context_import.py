@@ -53,8 +53,10 @@ def import_csv_command(
     task_col: Annotated[str, typer.Option("--task-col", help="Column with the task.")],
     env_col: Annotated[str, typer.Option("--env-col", help="Column with the environment.")],
     item_col: Annotated[str, typer.Option("--item-col", help="Column with the item (facet id).")],
-    time_col: Annotated[str, typer.Option("--time-col", help="Column with the time (number or ISO-8601).")],
     out: Annotated[Path, _OUT],
+    time_col: Annotated[
+        str | None, typer.Option("--time-col", help="Column with the time (number or ISO-8601); default: file order.")
+    ] = None,
     scenario_col: Annotated[
         str | None, typer.Option("--scenario-col", help="Column with a scenario/session id.")
     ] = None,
@@ -65,6 +67,10 @@ def import_csv_command(
         Path | None, typer.Option("--catalog", help="catalog.json whose facet ids the items are.")
     ] = None,
     name: Annotated[str | None, typer.Option("--name", help="Dataset name (default: file stem).")] = None,
+    delimiter: Annotated[
+        str | None, typer.Option("--delimiter", help="Field delimiter (default: sniffed from the header).")
+    ] = None,
+    encoding: Annotated[str, typer.Option("--encoding", help="The file's text encoding.")] = "utf-8",
 ) -> None:
     """Import a context-usage CSV as a ContextXR dataset (flat catalog unless --catalog)."""
     dataset = import_csv(
@@ -78,9 +84,13 @@ def import_csv_command(
         extra_cols=extra_col or (),
         catalog=catalog,
         name=name,
+        delimiter=None if delimiter is None else delimiter.replace("\\t", "\t"),
+        encoding=encoding,
     )
     _save(dataset, out)
     info = dataset.meta["import"]
+    for warning in info["warnings"]:
+        typer.echo(f"warning: {warning}", err=True)
     typer.echo(
         f"{out}: {len(dataset.scenarios)} scenarios, {dataset.n_events} events, "
         f"{info['repeated_items']} rows skipped (item repeated in its scenario), {info['catalog']} catalog"

@@ -121,15 +121,22 @@ def events_to_csv(scenarios: list[Scenario], extra_columns: tuple[str, ...] = ()
 
 def read_events(path: Path, catalog: Catalog) -> tuple[list[Scenario], tuple[str, ...]]:
     """Parse and validate `events.csv` against a catalog."""
+    import io
+
     name = str(path)
     try:
-        handle = path.open(newline="", encoding="utf-8")
+        # utf-8-sig: a byte-order mark (as spreadsheet programs write) is not part of the header.
+        text = path.read_bytes().decode("utf-8-sig")
     except FileNotFoundError:
         raise ValidationError([Problem(name, "", "", "file not found")]) from None
+    except UnicodeDecodeError as e:
+        raise ValidationError(
+            [Problem(name, "", "", f"not UTF-8 text (byte {e.start}): events.csv is UTF-8; re-save it as UTF-8")]
+        ) from None
     problems: list[Problem] = []
     rows: dict[str, list[tuple[int, int, str]]] = {}
     contexts: dict[str, tuple[tuple[str, ...], int]] = {}
-    with handle:
+    with io.StringIO(text, newline="") as handle:
         reader = csv.reader(handle)
         header = next(reader, None)
         if header is None:
@@ -138,7 +145,15 @@ def read_events(path: Path, catalog: Catalog) -> tuple[list[Scenario], tuple[str
         missing = [c for c in REQUIRED_COLUMNS if c not in header]
         dupes = sorted({h for h in header if header.count(h) > 1})
         if missing:
-            problems.append(Problem(name, "line 1", "header", f"missing required column(s): {', '.join(missing)}"))
+            found = ", ".join(repr(h) for h in header)
+            problems.append(
+                Problem(
+                    name,
+                    "line 1",
+                    "header",
+                    f"missing required column(s): {', '.join(missing)} (comma-separated header read: {found})",
+                )
+            )
         if dupes:
             problems.append(Problem(name, "line 1", "header", f"duplicate column(s): {', '.join(dupes)}"))
         if problems:

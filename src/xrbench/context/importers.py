@@ -51,8 +51,11 @@ Generic CSV (`import_csv`)
 Any CSV with one row per use of an item: the caller names the user, task, environment, item and
 time columns, optionally a scenario/session column and extra context columns. Without a scenario
 column a scenario is a distinct (user, task, environment, extras...) combination. Rows are
-ordered by time (numeric, or ISO-8601 with naive times taken as UTC; one kind per file), ties
-keep file order, and an item used again in the same scenario is counted, not repeated. With a
+ordered by time (numeric, or ISO-8601 with naive times taken as UTC; one kind per file; without a
+time column, file order), ties keep file order, and an item used again in the same scenario is
+counted, not repeated. The delimiter is sniffed from the header (comma, tab, semicolon, bar)
+unless given, a UTF-8 byte-order mark is dropped, other encodings are named, and a missing column
+is reported with the header that was read. Likely mapping mistakes are warnings. With a
 catalog every item must be one of its facet ids; without one `flat_catalog` builds a catalog in
 which each item is a facet of the app named by its prefix before the first `.` (app `items` for
 items without a `.`), and each app gets an entry facet `<app>.open_section` ("Open Section") that
@@ -157,19 +160,40 @@ def parse_time(text: str) -> tuple[str, float] | None:
 _TIME_KINDS = {"number": "a number", "iso": "an ISO-8601 time"}
 
 
-def _read_text(path: Path, problems: list[Problem]) -> str | None:
+def _read_text(path: Path, problems: list[Problem], encoding: str = "utf-8") -> str | None:
+    """The file's text (a UTF-8 byte-order mark dropped), or None with the reason in `problems`."""
     name = str(path)
+    codec = "utf-8-sig" if encoding.lower().replace("_", "-") in ("utf-8", "utf8") else encoding
     try:
-        return path.read_text(encoding="utf-8-sig")
+        return path.read_text(encoding=codec)
+    except LookupError:
+        problems.append(Problem(name, "", "--encoding", f"unknown encoding {encoding!r}"))
     except FileNotFoundError:
         problems.append(Problem(name, "", "", "file not found"))
     except IsADirectoryError:
         problems.append(Problem(name, "", "", "is a directory, expected a file"))
     except UnicodeDecodeError as e:
-        problems.append(Problem(name, "", "", f"not UTF-8 text (byte {e.start})"))
+        problems.append(
+            Problem(
+                name, "", "", f"not {encoding} text (byte {e.start}); name its encoding with --encoding, e.g. latin-1"
+            )
+        )
     except OSError as e:
         problems.append(Problem(name, "", "", f"cannot read: {e.strerror}"))
     return None
+
+
+DELIMITERS = (",", "\t", ";", "|")
+
+
+def sniff_delimiter(text: str) -> str:
+    """The delimiter of a delimited text file: of `DELIMITERS`, the one its first non-blank line
+    (the header) contains most often outside quotes; a comma when it has none."""
+    header = next((line for line in text.splitlines() if line.strip()), "")
+    unquoted = re.sub(r'"[^"]*"', "", header)
+    counts = {d: unquoted.count(d) for d in DELIMITERS}
+    best = max(DELIMITERS, key=lambda d: counts[d])  # max keeps the first of equals: the comma
+    return best if counts[best] else ","
 
 
 @dataclass
@@ -592,17 +616,24 @@ def import_csv(
     task_col: str,
     env_col: str,
     item_col: str,
-    time_col: str,
+    time_col: str | None = None,
     scenario_col: str | None = None,
     extra_cols: Sequence[str] = (),
     catalog: Catalog | str | Path | None = None,
     name: str | None = None,
+    delimiter: str | None = None,
+    encoding: str = "utf-8",
 ) -> Dataset:
     """Import a context-usage CSV (one row per item use) as a ContextXR dataset.
 
-    Columns are chosen by header name. Without `scenario_col` a scenario is a distinct
-    (user, task, environment, extras...) combination. Without `catalog` a flat catalog is built
-    (see `flat_catalog`). Raises `ValidationError` listing every problem with its line and column.
+    Columns are chosen by header name. Without `time_col` the rows are taken in file order. Without
+    `scenario_col` a scenario is a distinct (user, task, environment, extras...) combination.
+    Without `catalog` a flat catalog is built (see `flat_catalog`). `delimiter`: default sniffed
+    from the header (`sniff_delimiter`: comma, tab, semicolon or bar); `encoding`: of the file
+    (a UTF-8 byte-order mark is dropped). Raises `ValidationError` listing every problem with its
+    line and column. Likely mapping mistakes (one column in two roles, a time column with few
+    distinct values, a context column with one value, an item column with a new value on every
+    row) are listed in `meta["import"]["warnings"]`, one line each.
     """
     path = Path(path)
     file = str(path)
@@ -613,12 +644,15 @@ def import_csv(
         for c in extras
         if c in REQUIRED_COLUMNS
     ]
-    text = _read_text(path, problems)
+    text = _read_text(path, problems, encoding)
     if text is None or problems:
         raise ValidationError(problems)
+    if delimiter is not None and len(delimiter) != 1:
+        raise ValidationError([Problem(file, "", "--delimiter", f"{delimiter!r} is not one character")])
+    sep = delimiter or sniff_delimiter(text)
 
     # StringIO(newline="") splits records only at \r/\n, unlike str.splitlines().
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
     header: list[str] | None = None
     header_line = 1
     rows: list[tuple[int, list[str]]] = []
@@ -644,16 +678,26 @@ def import_csv(
         "--task-col": task_col,
         "--env-col": env_col,
         "--item-col": item_col,
-        "--time-col": time_col,
     }
+    if time_col:
+        roles["--time-col"] = time_col
     if scenario_col:
         roles["--scenario-col"] = scenario_col
     wanted = [*roles.values(), *extras]
+    found = ", ".join(repr(h) for h in header)
+    shown = "tab" if sep == "\t" else repr(sep)
     for col in dict.fromkeys(wanted):
         count = header.count(col)
         if count == 0:
             role = next((r for r, c in roles.items() if c == col), "--extra-col")
-            problems.append(Problem(file, f"line {header_line}", "header", f"no column {col!r} (given by {role})"))
+            problems.append(
+                Problem(
+                    file,
+                    f"line {header_line}",
+                    "header",
+                    f"no column {col!r} (given by {role}); the header read with delimiter {shown} has {found}",
+                )
+            )
         elif count > 1:
             problems.append(Problem(file, f"line {header_line}", "header", f"column {col!r} appears {count} times"))
     if problems:
@@ -678,7 +722,10 @@ def import_csv(
             if not get[col]:
                 problems.append(Problem(file, where, col, "empty value"))
                 bad = True
-        when = kinds.check(file, lineno, time_col, get[time_col], problems) if get[time_col] else None
+        if time_col:
+            when = kinds.check(file, lineno, time_col, get[time_col], problems) if get[time_col] else None
+        else:
+            when = float(lineno)  # file order
         item = get[item_col]
         facet = None
         if item and cat is not None:
@@ -737,6 +784,7 @@ def import_csv(
         raise ValidationError(problems)
     if not events:
         raise ValidationError([Problem(file, "", "", "no events")])
+    warnings = _mapping_warnings(file, roles, extras, [(row, idx) for _, row in rows], time_col, item_col, ctx_cols)
 
     scenarios = []
     repeats = 0
@@ -759,6 +807,8 @@ def import_csv(
             "item": item_col,
             "time": time_col,
             "scenario": scenario_col,
+            "delimiter": sep,
+            "encoding": encoding,
             "extra": list(extras),
         },
         "import": {
@@ -767,9 +817,47 @@ def import_csv(
             "events": sum(len(s.facets) for s in scenarios),
             "repeated_items": repeats,
             "catalog": "given" if catalog is not None else "flat",
+            "warnings": warnings,
         },
     }
     return Dataset(cat, scenarios, meta=meta, extra_columns=extras)
+
+
+def _mapping_warnings(
+    file: str,
+    roles: dict[str, str],
+    extras: Sequence[str],
+    rows: list[tuple[list[str], dict[str, int]]],
+    time_col: str | None,
+    item_col: str,
+    ctx_cols: Sequence[str],
+) -> list[str]:
+    """One line per likely mapping mistake; the import still succeeds (see `import_csv`)."""
+    out: list[str] = []
+    by_column: dict[str, list[str]] = {}
+    for role, col in roles.items():
+        by_column.setdefault(col, []).append(role)
+    for col in extras:
+        by_column.setdefault(col, []).append("--extra-col")
+    for col, given in by_column.items():
+        if len(given) > 1:
+            out.append(f"{file}: column {col!r} is given for {' and '.join(given)}")
+    n = len(rows)
+
+    def values(col: str) -> set[str]:
+        return {row[idx[col]].strip() for row, idx in rows}
+
+    for col in dict.fromkeys(ctx_cols):
+        distinct = values(col)
+        if n > 1 and len(distinct) == 1:
+            out.append(f"{file}: context column {col!r} has one value ({next(iter(distinct))!r}): it separates nothing")
+    if n >= 20:
+        if len(values(item_col)) == n:
+            out.append(f"{file}: item column {item_col!r} has a new value on every row: is it an id, not an item?")
+        times = len(values(time_col)) if time_col else n
+        if times < 0.05 * n:
+            out.append(f"{file}: time column {time_col!r} has {times} distinct values in {n} rows: is it a time?")
+    return out
 
 
 def _new_scenario_id(ctx: tuple[str, ...], taken: dict[str, tuple[tuple[str, ...], int]]) -> str:

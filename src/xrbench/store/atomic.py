@@ -13,7 +13,20 @@ from pathlib import Path
 from typing import Any
 
 
+def _umask() -> int:
+    """The process's umask, read without changing it (os.umask would, racing other threads)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0o022
+
+
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
+    """Write `data` to `path` atomically, with the permissions a plain `open` would give (mkstemp's
+    temporary file is 0600; results are meant to be read by others, as any file the user writes)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -21,6 +34,7 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
+            os.fchmod(f.fileno(), 0o666 & ~_umask())
             os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
