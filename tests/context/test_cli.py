@@ -122,6 +122,20 @@ def test_llm_method_without_provider_is_skipped(tiny_dir, tmp_path):
     assert json.loads(out.read_text())["skipped"].startswith("no provider configured")
 
 
+def test_tables_keep_the_rows_of_skipped_llm_methods(tiny_dir, tmp_path):
+    out = tmp_path / "run"
+    args = ["context", "run", "--data", str(tiny_dir), "--methods", "manual,zeroshot-llm,popularity"]
+    r = runner.invoke(app, [*args, "--folds", "3", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    for task in ("initial", "next"):
+        rows = [line for line in (out / f"table_{task}.md").read_text().splitlines() if line.startswith("| ")]
+        conditions = [row.split(" | ")[0].removeprefix("| ") for row in rows[1:]]
+        assert len(conditions) == 3 and conditions[0] == "Manual Access", conditions
+        assert "skipped: no provider configured" in rows[2], rows  # in the order asked for
+    note = (out / "table_next.md").read_text()
+    assert "whole facet set (the paper's protocol)" in note
+
+
 def test_bad_input_is_one_line_without_traceback(tiny_dir, tmp_path):
     d = tmp_path / "ds"
     shutil.copytree(tiny_dir, d)

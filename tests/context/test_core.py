@@ -91,6 +91,13 @@ def test_lift_by_hand(ds):
     assert single["dominant"] == "none" and single["lift"]["user"] is None
     assert sum(result["distribution"].values()) == len(prof)
     assert set(result["distribution"]) == {"user", "task", "environment", "social", "mixed", "none"}
+    # The paper's plain ratio P(f|x)/P(f), beside ours: timer in 3 of 6 scenarios, all cooking.
+    assert timer["plain"]["task"] == pytest.approx(1.0 / 0.5)
+    assert timer["plain"]["user"] == pytest.approx(1.0)  # each of its users used it in 1 of 2 scenarios
+    assert timer["plain"]["environment"] == pytest.approx(0.75 / 0.5) and timer["dominant_plain"] == "task"
+    # A facet used once looks tied to its one user under the plain ratio; leaving it out says "none".
+    assert single["plain"]["user"] == pytest.approx(0.5 / (1 / 6)) and single["dominant_plain"] == "user"
+    assert sum(result["distribution_plain"].values()) == len(prof)
 
 
 def test_dominant_rules():

@@ -104,7 +104,8 @@ def lift(
     result = lift_analysis(ds.scenarios, (*FACTORS, *ds.extra_columns))
     atomic_write_json(out, result)
     dist = ", ".join(f"{k} {v}" for k, v in result["distribution"].items())
-    console.print(f"wrote {out}: {len(result['facets'])} facets; dominant factor: {dist}")
+    plain = ", ".join(f"{k} {v}" for k, v in result["distribution_plain"].items())
+    console.print(f"wrote {out}: {len(result['facets'])} facets; dominant factor: {dist} (plain ratio: {plain})")
 
 
 @app.command()
@@ -117,7 +118,10 @@ def evaluate(
     folds: Annotated[int, typer.Option("--folds", min=2)] = 5,
     seed: Annotated[int, typer.Option("--seed")] = 0,
     cost_config: Annotated[Path | None, typer.Option("--cost-config", help="TOML/YAML cost parameters")] = None,
-    next_target: Annotated[str, typer.Option("--next-target", help="remaining | next")] = "remaining",
+    next_target: Annotated[
+        str,
+        typer.Option("--next-target", help="all (the paper's) | remaining | next: what a next-facet record targets"),
+    ] = "all",
     provider: ProviderOpt = None,
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
@@ -131,8 +135,8 @@ def evaluate(
 
     if task not in ("initial", "next"):
         raise UserError(f"--task: expected 'initial' or 'next', got {task!r}")
-    if next_target not in ("remaining", "next"):
-        raise UserError(f"--next-target: expected 'remaining' or 'next', got {next_target!r}")
+    if next_target not in ("all", "remaining", "next"):
+        raise UserError(f"--next-target: expected 'all', 'remaining' or 'next', got {next_target!r}")
     ds = _load(data)
     cost = _cost_model(ds, cost_config)
     m = create_method(method)

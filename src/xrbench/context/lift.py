@@ -6,6 +6,13 @@ f (s is skipped when there are none). lift_X(f) = mean(rate_s) / ((c_f - 1) / (N
 no s qualified. The dominant factor takes nulls as 0 and m = the largest lift: "none" if m <= 1
 (or c_f < 2); otherwise the factors with lift > 1 and >= 0.8 * m: one -> that factor, several ->
 "mixed".
+
+`plain` is the paper's ratio beside it, P(f | X = x_s) / P(f) = (n(x_s, f) / n(x_s)) / (c_f / N),
+averaged over the scenarios s that contain f, with its own dominant factor by the same rule. It
+counts s itself in both shares, so a facet used once, or by one user only, looks strongly tied to
+whatever that scenario's values are (a facet in 1 of 100 scenarios gets a user lift of up to 100
+from that one use); leaving s out, as `lift` does, asks whether *other* scenarios with the same
+value also use f, which is what a suggestion for a new scenario can rely on.
 """
 
 from __future__ import annotations
@@ -50,7 +57,20 @@ def facet_lift(scenarios: list[Scenario], factors: tuple[str, ...] = FACTORS) ->
                     rates.append((n_value_facet[x][v, f] - 1) / peers)
             base = (c - 1) / (n - 1)
             lift[x] = (sum(rates) / len(rates)) / base if rates else None
-        out.append({"facet_id": f, "count": c, "lift": lift, "dominant": dominant(lift, c)})
+        plain: dict[str, float | None] = {}
+        for x in factors:
+            ratios = [n_value_facet[x][v, f] / n_value[x][v] for v in (scenarios[i].factor(x) for i in idx)]
+            plain[x] = (sum(ratios) / len(ratios)) / (c / n) if n else None
+        out.append(
+            {
+                "facet_id": f,
+                "count": c,
+                "lift": lift,
+                "dominant": dominant(lift, c),
+                "plain": plain,
+                "dominant_plain": dominant(plain, count=2),  # the ratio has no minimum count
+            }
+        )
     return out
 
 
@@ -67,10 +87,12 @@ def lift_analysis(scenarios: list[Scenario], factors: tuple[str, ...] = FACTORS)
     """The `context lift` output: per-facet profiles and the dominant-factor distribution."""
     facets = facet_lift(scenarios, factors)
     counts = Counter(p["dominant"] for p in facets)
+    plain = Counter(p["dominant_plain"] for p in facets)
     cats = (*factors, "mixed", "none")
     return {
         "factors": list(factors),
         "scenarios": len(scenarios),
-        "facets": [{k: p[k] for k in ("facet_id", "count", "lift", "dominant")} for p in facets],
+        "facets": facets,
         "distribution": {c: counts.get(c, 0) for c in cats},
+        "distribution_plain": {c: plain.get(c, 0) for c in cats},
     }

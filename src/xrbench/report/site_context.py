@@ -133,6 +133,7 @@ def load_context(run_dir: Path, page_dir: Path) -> dict[str, Any] | None:
         "dataset": dataset,
         "config": summary.get("config") or {},
         "lift_distribution": summary.get("lift_distribution") or {},
+        "lift_distribution_plain": summary.get("lift_distribution_plain") or {},
         "skipped": summary.get("skipped") or {},
         "tables": tables,
         "figures": figures,
