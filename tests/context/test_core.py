@@ -9,16 +9,24 @@ import shutil
 import pytest
 
 from xrbench.context.catalog import Catalog
-from xrbench.context.cost import MenuCostModel, MenuCostParams, load_cost_params
+from xrbench.context.cost import MenuCostModel, MenuCostParams, load_cost_params, menu_order_by_use
 from xrbench.context.dataset import Dataset
+from xrbench.context.evaluate import EvalConfig, evaluate
 from xrbench.context.lift import dominant, lift_analysis
+from xrbench.context.methods.registry import create_method
 from xrbench.context.metrics import normalize_suggestions, retrieval_metrics
+from xrbench.context.simulate import DATA_DIR
 from xrbench.errors import ValidationError
 
 
 @pytest.fixture
 def ds(tiny_dir):
     return Dataset.load(tiny_dir)
+
+
+@pytest.fixture(scope="module")
+def bundled_ds():
+    return Dataset.load(DATA_DIR)
 
 
 def test_graph_distances(ds):
@@ -30,7 +38,8 @@ def test_graph_distances(ds):
 
 
 def test_manual_and_assisted_cost_by_hand(ds):
-    cost = MenuCostModel(ds.catalog)
+    # The constant special case (every app found at the same cost) with back = app_scan.
+    cost = MenuCostModel(ds.catalog, MenuCostParams(app_scan_step=0.0, back=1.0))
     targets = ["recipes.open_section", "recipes.view_recipe", "clock.set_timer", "music.view_now_playing"]
     assert cost.manual(targets) == pytest.approx(9.0)
     s = ["recipes.browse_recipes", "music.view_now_playing", "clock.open_section"]
@@ -43,6 +52,32 @@ def test_manual_and_assisted_cost_by_hand(ds):
     assert cost.assisted(t2, ["music.browse_music"]) == pytest.approx(0.1 + 2 + 5)
     assert cost.manual([]) == 0.0
     assert cost.assisted(t2, []) == pytest.approx(cost.manual(t2))
+
+
+def test_app_scan_depends_on_the_apps_place_in_the_menu(ds):
+    # Menu: music, recipes, clock (catalog order); each app above adds app_scan_step (0.1).
+    cost = MenuCostModel(ds.catalog)
+    assert [cost.app_scan(f) for f in ("music.open_section", "recipes.open_section", "clock.open_section")] == (
+        pytest.approx([1.0, 1.1, 1.2])
+    )
+    assert cost.manual(["clock.set_timer"]) == pytest.approx(1.0 + 1.2 + 1)
+    # A launcher sorted by use puts the most used app first.
+    by_use = MenuCostModel(ds.catalog, menu_order=["clock", "music"])
+    assert by_use.menu_order == ["clock", "music", "recipes"] and by_use.app_scan("clock.set_timer") == 1.0
+    assert menu_order_by_use(ds.scenarios, ds.catalog) == ["music", "recipes", "clock"]
+
+
+def test_a_same_app_adjustment_is_cheaper_than_the_manual_path_it_replaces(bundled_ds):
+    # With default parameters, for every same-app target of relational retrieval's suggestions.
+    cost = MenuCostModel(bundled_ds.catalog, menu_order=menu_order_by_use(bundled_ds.scenarios, bundled_ds.catalog))
+    result = evaluate(bundled_ds, create_method("relational"), "relational", cost, EvalConfig("initial"))
+    adjusted = [
+        (f, rec["suggestions"])
+        for rec in result["records"]
+        for f in cost.breakdown(rec["targets"], rec["suggestions"])["A"]
+    ]
+    assert len(adjusted) > 50
+    assert all(0 < cost.adjustment(f, s) < cost.app_scan(f) + cost.catalog.nav(f) for f, s in adjusted)
 
 
 def test_cost_params_file(tmp_path, ds):

@@ -33,9 +33,10 @@ def _load(data: Path):
 
 
 def _cost_model(dataset, cost_config: Path | None):
-    from xrbench.context.cost import MenuCostModel, load_cost_params
+    from xrbench.context.cost import MenuCostModel, load_cost_params, menu_order_by_use
 
-    return MenuCostModel(dataset.catalog, load_cost_params(cost_config))
+    order = menu_order_by_use(dataset.scenarios, dataset.catalog)
+    return MenuCostModel(dataset.catalog, load_cost_params(cost_config), menu_order=order)
 
 
 @app.command()

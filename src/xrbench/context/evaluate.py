@@ -123,6 +123,7 @@ def evaluate(
             "training": getattr(method, "training", "folds"),
             "cost_model": getattr(cost_model, "name", type(cost_model).__name__),
             "cost_params": asdict(p) if is_dataclass(p := getattr(cost_model, "params", None)) else {},
+            "menu_order": getattr(cost_model, "menu_order", None),
             # Model and generation settings of provider-backed methods, so a result names what produced it.
             "provider": llm.describe() if (llm := getattr(method, "llm", None)) is not None else None,
             "generation": method.settings.to_dict() if llm is not None and hasattr(method, "settings") else None,
