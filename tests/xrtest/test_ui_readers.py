@@ -114,3 +114,20 @@ def test_bbox_of_a_growing_line_follows_its_draw_range(ui):
     stroke = ui.find_by_tag("stroke")
     assert stroke.bbox == (pytest.approx((0.5, 1.0, -1.0)), pytest.approx((0.7, 1.4, -0.9)))
     assert not math.isclose(stroke.bbox[0][0], 0.0)  # the stale box would start at the origin
+
+
+def test_objects_that_use_the_name_bounding_box_for_something_else_still_read(ui):
+    # uikit's SVG icons (the virtual keyboard's keys) keep a signal in `boundingBox`: the reader
+    # must take the geometry's box, not crash on it.
+    ui.probe(
+        """(h) => {
+          const m = new h.THREE.Mesh(new h.THREE.BoxGeometry(0.2, 0.2, 0.2), new h.THREE.MeshBasicMaterial());
+          m.position.set(0, 1, -1);
+          m.boundingBox = {value: undefined};
+          m.userData.xrblocksDevtools = {tag: 'icon-like'};
+          h.core.scene.add(m);
+        }"""
+    )
+    ui.step(1)
+    lo, hi = ui.find_by_tag("icon-like").bbox
+    assert lo == pytest.approx((-0.1, 0.9, -1.1)) and hi == pytest.approx((0.1, 1.1, -0.9))

@@ -230,14 +230,18 @@
       }
       return out;
     }
-    let cached;
-    if (object.boundingBox !== undefined) {  // InstancedMesh, SkinnedMesh: an object-level box
+    let cached = null;
+    // InstancedMesh, SkinnedMesh: an object-level box. Other objects may use the name for
+    // something else (uikit's SVG icons keep a signal there), so only a Box3 counts.
+    if (object.isInstancedMesh || object.isSkinnedMesh) {
       if (object.boundingBox === null) object.computeBoundingBox();
       cached = object.boundingBox;
-    } else {
+    }
+    if (!(cached && cached.isBox3)) {
       if (geometry.boundingBox === null) geometry.computeBoundingBox();
       cached = geometry.boundingBox;
     }
+    if (!(cached && cached.isBox3)) return out;
     return out.copy(cached).applyMatrix4(object.matrixWorld);
   }
 
