@@ -166,3 +166,14 @@ def test_user_method_by_module_path(ds):
         create_method("tests.context.userplugin:Nope")
     with pytest.raises(UserError, match="unknown method"):
         create_method("nope")
+
+
+@pytest.mark.parametrize("task", ["initial", "next"])
+def test_hybrid_cf_does_at_least_as_well_as_popularity_on_the_bundled_data(task):
+    from xrbench.cli.context_cmd import _cost_model
+    from xrbench.context.simulate import DATA_DIR
+
+    bundled = Dataset.load(DATA_DIR)
+    cost = _cost_model(bundled, None)
+    agg = {m: evaluate(bundled, create_method(m), m, cost, EvalConfig(task))["aggregate"] for m in ("popularity", "cf")}
+    assert agg["cf"]["cost"] <= agg["popularity"]["cost"] and agg["cf"]["recall"] >= agg["popularity"]["recall"]

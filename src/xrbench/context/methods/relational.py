@@ -23,12 +23,33 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from scipy import sparse
 
 from xrbench.context.catalog import Catalog
 from xrbench.context.dataset import FACTORS, Scenario
 from xrbench.context.methods.base import Context
 
 SOFT = ("task", "environment")
+
+
+class _Rows:
+    """Rows of a sparse matrix, combined without scipy's per-call overhead (a query combines a few
+    rows, tens of thousands of times per evaluation)."""
+
+    def __init__(self, m: sparse.csr_matrix):
+        self.indptr, self.indices, self.data = m.indptr, m.indices, m.data
+        self.width = m.shape[1]
+
+    def combine(self, rows: Sequence[int], weights: np.ndarray) -> np.ndarray:
+        """sum_i weights[i] * row(rows[i]), dense."""
+        rows = np.asarray(rows, dtype=np.int64)
+        starts, lengths = self.indptr[rows], self.indptr[rows + 1] - self.indptr[rows]
+        # The positions of every chosen row's entries, without a Python loop over rows.
+        take = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
+        w = np.repeat(weights, lengths)
+        return np.bincount(self.indices[take], weights=self.data[take] * w, minlength=self.width)
+
+
 PAIRS = (("user", "task"), ("user", "environment"), ("task", "environment"))
 
 
@@ -52,35 +73,42 @@ class RelationalRetrieval:
     def fit(self, train: Sequence[Scenario], catalog: Catalog) -> None:
         self.facet_ids = list(catalog.facets)
         index = {f: i for i, f in enumerate(self.facet_ids)}
-        n_f = len(self.facet_ids)
-        x = np.zeros((len(train), n_f), dtype=np.float64)
-        for r, s in enumerate(train):
-            for f in set(s.facets):
-                x[r, index[f]] = 1.0
+        n_f, n = len(self.facet_ids), len(train)
+        # Scenario x facet incidence, sparse: a real log has ~1,000 facets and ~8 per scenario.
+        cols = [[index[f] for f in dict.fromkeys(s.facets)] for s in train]
+        indices = np.fromiter((i for c in cols for i in c), dtype=np.int64)
+        indptr = np.cumsum([0, *map(len, cols)])
+        x = sparse.csr_matrix((np.ones(len(indices)), indices, indptr), shape=(n, n_f))
         self.index = index
         soft = set(SOFT) if self.soft_transfer else set()
         extra = sorted({k for s in train for k in s.extra})
         keys: list[tuple[str, ...]] = [(f,) for f in (*FACTORS, *extra)] + list(PAIRS)
         # Per key, the values are grouped by their exactly-matched part, so a query only looks at the
         # values that share it (e.g. its own user's pairs): per-query cost does not grow with the data.
-        # group: exact tuple -> (soft tuples, P(f | key = value) matrix).
+        # group: exact tuple -> (soft tuples, P(f | key = value) as sparse rows).
         self.tables: list[tuple[tuple[str, ...], tuple[str, ...], dict]] = []
         for key in keys:
             exact = tuple(k for k in key if k not in soft)
             softs = tuple(k for k in key if k in soft)
-            rows_by: dict[tuple[str, ...], dict[tuple[str, ...], list[int]]] = {}
+            value_of: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
+            row_value = np.empty(n, dtype=np.int64)
             for r, s in enumerate(train):
-                e = tuple(s.factor(k) for k in exact)
-                v = tuple(s.factor(k) for k in softs)
-                rows_by.setdefault(e, {}).setdefault(v, []).append(r)
-            groups = {
-                e: (list(values), np.stack([x[rows].mean(axis=0) for rows in values.values()]))
-                for e, values in rows_by.items()
-            }
-            self.tables.append((exact, softs, groups))
-        self.popularity = x.mean(axis=0) if len(train) else np.zeros(n_f)
-        counts = x.sum(axis=0)
-        self.cooc = (x.T @ x) / np.maximum(counts, 1.0)[:, None]  # row g: n(f, g) / n(g)
+                v = (tuple(s.factor(k) for k in exact), tuple(s.factor(k) for k in softs))
+                row_value[r] = value_of.setdefault(v, len(value_of))
+            counts = np.bincount(row_value, minlength=len(value_of)).astype(np.float64)
+            # P(f | value) for every value at once: (value x scenario averaging matrix) @ incidence.
+            mean = sparse.csr_matrix((1.0 / counts[row_value], (row_value, np.arange(n))), shape=(len(value_of), n))
+            probs = (mean @ x).tocsr()
+            rows = _Rows(probs)
+            groups: dict[tuple[str, ...], tuple[list[tuple[str, ...]], list[int]]] = {}
+            for (e, v), i in value_of.items():
+                values, ids = groups.setdefault(e, ([], []))
+                values.append(v)
+                ids.append(i)
+            self.tables.append((exact, softs, (groups, rows)))
+        self.popularity = np.asarray(x.mean(axis=0)).ravel() if n else np.zeros(n_f)
+        counts_f = np.asarray(x.sum(axis=0)).ravel()
+        self.cooc = _Rows((sparse.diags(1.0 / np.maximum(counts_f, 1.0)) @ (x.T @ x)).tocsr())  # row g: n(f, g) / n(g)
         if self.soft_transfer:
             from xrbench.context.embeddings import embed
 
@@ -104,24 +132,28 @@ class RelationalRetrieval:
     def scores(self, context: Context, history: Sequence[str]) -> np.ndarray:
         """The relational score of every catalog facet (see module docstring)."""
         total = self.popularity_weight * self.popularity
-        for exact, softs, groups in self.tables:
+        for exact, softs, (groups, rows) in self.tables:
             group = groups.get(tuple(context.factor(k) for k in exact))
             if group is None:
                 continue
-            values, probs = group
+            values, ids = group
             if softs:
                 tables = [self._label_weights(f, context.factor(f)) for f in softs]
-                w = np.array([np.prod([t.get(v[j], 0.0) for j, t in enumerate(tables)]) for v in values])
+                w = np.ones(len(values))
+                for j, t in enumerate(tables):
+                    w *= np.fromiter((t.get(v[j], 0.0) for v in values), dtype=np.float64, count=len(values))
                 z = w.sum()
                 if z <= 0:
                     continue
-                total = total + self.weight * (w @ probs) / z
+                total = total + self.weight * rows.combine(ids, w / z)
             else:
-                total = total + self.weight * probs[0]
+                total = total + self.weight * rows.combine(ids[:1], np.ones(1))
         if history:
-            rows = [self.index[g] for g in history if g in self.index]
-            if rows:
-                total = total + self.cooccurrence_weight * self.cooc[rows].mean(axis=0)
+            placed = [self.index[g] for g in history if g in self.index]
+            if placed:
+                total = total + self.cooccurrence_weight * self.cooc.combine(
+                    placed, np.full(len(placed), 1 / len(placed))
+                )
         return total
 
     def suggest(self, context: Context, history: Sequence[str], k: int) -> list[str]:
