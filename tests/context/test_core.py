@@ -202,3 +202,19 @@ def test_catalog_validation_lines(tiny_dir):
     )
     assert "catalog.json: apps[1].facets[5]: id: facet 'recipes.orphan' is not reachable" in text
     assert "catalog.json: apps[2].facets[2]: id: duplicate facet id 'clock.set_timer'" in text
+
+
+def test_the_example_figure_stays_readable_for_a_large_scenario(tmp_path, bundled_ds):
+    from PIL import Image
+
+    from xrbench.context.dataset import Scenario
+    from xrbench.context.figures import EXAMPLE_ROWS, example_figure, example_scenario
+
+    facets = list(bundled_ds.catalog.facets)[:112]  # a real log had a scenario with 112 facets
+    big = Scenario("big", "u", "t", "e", tuple(facets))
+    path = example_figure(big, bundled_ds.catalog, {"Method": facets[:10]}, tmp_path / "big.png")
+    width, height = Image.open(path).size
+    assert height <= 0.42 * 120 * (EXAMPLE_ROWS + 1) + 1.6 * 120 + 10 and width < 1000
+    # The default example has 4 to 12 facets when one does, spread over the most apps.
+    chosen = example_scenario([big, *bundled_ds.scenarios], bundled_ds.catalog)
+    assert 4 <= len(chosen.facets) <= 12

@@ -16,7 +16,7 @@ from pathlib import Path
 from xrbench.context.cost import CostModel
 from xrbench.context.dataset import FACTORS, Dataset
 from xrbench.context.evaluate import EvalConfig, evaluate
-from xrbench.context.figures import example_figure, lift_figure, reduction_figure
+from xrbench.context.figures import example_figure, example_scenario, lift_figure, reduction_figure
 from xrbench.context.lift import lift_analysis
 from xrbench.context.methods.registry import create_method, display_name
 from xrbench.store.atomic import atomic_write_json, atomic_write_text
@@ -229,11 +229,7 @@ def _write_tables(
 def _example(dataset: Dataset, results: dict[str, dict], out: Path, example: str | None) -> Path:
     by_id = dataset.by_id()
     if example is None:
-        # The most informative example: many facets spread over several apps.
-        def score(s):
-            return (len({dataset.catalog.app_of[f] for f in s.facets}), len(s.facets), s.id)
-
-        example = max(dataset.scenarios, key=score).id
+        example = example_scenario(dataset.scenarios, dataset.catalog).id
     scenario = by_id[example]
     suggestions = {}
     for name, r in results.items():

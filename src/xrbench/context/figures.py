@@ -31,6 +31,7 @@ def lift_figure(lift: dict, catalog: Catalog, path: Path, title_suffix: str = ""
     cats = list(dist)
     bars = ax.bar(cats, [dist[c] for c in cats], color=[COLORS.get(c, "#999999") for c in cats])
     ax.bar_label(bars)
+    ax.set_ylim(0, max([*dist.values(), 1]) * 1.15)  # room for the labels under the title
     ax.set_ylabel("Facet count")
     ax.set_title("Dominant context factor" + title_suffix)
     ax.tick_params(axis="x", rotation=20)
@@ -45,6 +46,7 @@ def lift_figure(lift: dict, catalog: Catalog, path: Path, title_suffix: str = ""
         values = [best["lift"][x] or 0.0 for x in factors]
         b = sub.bar([x[:1].upper() for x in factors], values, color=[COLORS.get(x, "#999") for x in factors])
         sub.bar_label(b, fmt="%.2f", fontsize=7)
+        sub.set_ylim(0, max([*values, 1.0]) * 1.3)
         sub.axhline(1.0, color="grey", lw=0.8, ls="--")
         label = catalog.label(best["facet_id"]) if best["facet_id"] in catalog.facets else best["facet_id"]
         sub.set_title(f"{pattern}-dominant\n{label}", fontsize=8)
@@ -56,16 +58,30 @@ def lift_figure(lift: dict, catalog: Catalog, path: Path, title_suffix: str = ""
     return path
 
 
+EXAMPLE_ROWS = 16  # facets drawn per column; the rest are counted under it
+
+
+def example_scenario(scenarios, catalog: Catalog):
+    """A readable example: 4 to 12 facets if any scenario has that many, spread over the most apps."""
+
+    def apps(s) -> int:
+        return len({catalog.app_of[f] for f in s.facets})
+
+    readable = [s for s in scenarios if 4 <= len(s.facets) <= 12] or list(scenarios)
+    return max(readable, key=lambda s: (apps(s), -abs(len(s.facets) - 8), s.id))
+
+
 def example_figure(scenario, catalog: Catalog, suggestions: dict[str, list[str]], path: Path, note: str = "") -> Path:
     """The paper's Figure 5: ground truth vs each method's suggestions for one scenario.
 
     Each column is a method; each suggested facet is coloured as a hit (in the ground truth),
-    same-app (right app, other facet) or miss. Ground-truth facets are listed by app.
+    same-app (right app, other facet) or miss. Ground-truth facets are listed by app. A column
+    shows at most `EXAMPLE_ROWS` facets and counts the rest, so a large scenario stays readable.
     """
     truth = list(scenario.facets)
     truth_apps = {catalog.app_of[f] for f in truth}
     columns = [("Ground truth", truth), *suggestions.items()]
-    height = max(len(c[1]) for c in columns)
+    height = min(max(len(c[1]) for c in columns), EXAMPLE_ROWS + 1)
     fig, ax = plt.subplots(figsize=(2.3 * len(columns), 0.42 * height + 1.6))
     ax.set_xlim(0, len(columns))
     ax.set_ylim(height + 0.5, -0.9)
@@ -73,6 +89,9 @@ def example_figure(scenario, catalog: Catalog, suggestions: dict[str, list[str]]
     for ci, (name, items) in enumerate(columns):
         ax.text(ci + 0.5, -0.5, name, ha="center", va="center", fontsize=8, weight="bold", wrap=True)
         ordered = sorted(items, key=lambda f: (catalog.app_of[f], catalog.nav(f))) if ci == 0 else items
+        if len(ordered) > EXAMPLE_ROWS:
+            ax.text(ci + 0.5, EXAMPLE_ROWS + 0.5, f"+{len(ordered) - EXAMPLE_ROWS} more", ha="center", fontsize=6.5)
+            ordered = ordered[:EXAMPLE_ROWS]
         for ri, f in enumerate(ordered):
             if ci == 0:
                 color = "#DDDDDD"
@@ -100,7 +119,11 @@ def reduction_figure(rows: list[dict], path: Path, title: str) -> Path:
     names = [r["label"] for r in rows]
     values = [r["aggregate"]["reduction_pct"] for r in rows]
     bars = ax.barh(names, values, color="#4C72B0")
-    ax.bar_label(bars, fmt="%.1f%%", fontsize=8)
+    ax.bar_label(bars, fmt="%.1f%%", fontsize=8, padding=2)
+    # Room beyond the longest bar for its label (reductions are negative: bars grow leftwards).
+    low, high = min([*values, 0.0]), max([*values, 0.0])
+    span = max(high - low, 1.0)
+    ax.set_xlim(low - 0.18 * span, high + 0.18 * span)
     ax.invert_yaxis()
     ax.set_xlabel("Navigation & search cost vs manual access (%)")
     ax.set_title(title, fontsize=9)
