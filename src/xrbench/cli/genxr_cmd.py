@@ -550,3 +550,27 @@ def regrade(
         console.print(f"[red]disagrees[/red]: {t}")
     err_console.print(f"wrote {job / 'regrade.json'}")
     raise typer.Exit(1 if bad else 0)
+
+
+export_app = App(help="Export the suite in other harnesses' task formats.")
+app.add_typer(export_app, name="export")
+
+
+@export_app.command("harbor")
+def export_harbor_cmd(
+    out: Annotated[Path, typer.Argument(help="Folder for the Harbor tasks (one sub-folder per task)")],
+    tasks: TasksOpt = DEFAULT_TASKS_DIR,
+    only: Annotated[list[str] | None, typer.Option("--only", help="Export only this task id (repeatable)")] = None,
+) -> None:
+    """Write each task in Harbor's task format (task.toml, instruction.md, environment/, tests/, solution/)."""
+    from xrbench.genxr.harbor import export_harbor
+
+    loaded = [find_task(i, tasks) for i in dict.fromkeys(only)] if only else load_tasks(tasks)
+    if not only:
+        loaded = [t for t in loaded if not t.spec.example]
+    with progress_bars() as start:
+        advance = start(f"export {len(loaded)} task(s) to Harbor", len(loaded))
+        folders = export_harbor(loaded, out, on_task=lambda _folder: advance(1))
+    console.print(
+        f"wrote {len(folders)} Harbor task(s) to {out} (run one: harbor run -p {out}/<task> -a AGENT -m MODEL)"
+    )

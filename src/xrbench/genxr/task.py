@@ -1041,6 +1041,9 @@ def link_problems(task_dir: str | Path) -> list[Problem]:
 # --- loading --------------------------------------------------------------------------------------
 
 
+VERIFIER_COPY_FILE = "VERIFIER_COPY"  # marks a task copy made for a verifier: no solutions expected
+
+
 def load_task(task_dir: str | Path, *, strict: bool = False) -> Task:
     """Load and validate one task directory; raises `ValidationError` listing every problem.
 
@@ -1068,7 +1071,11 @@ def load_task(task_dir: str | Path, *, strict: bool = False) -> Task:
         if instruction:
             problems += _tag_problems(instruction, spec, str(instruction_path))
             problems += _leak_problems(instruction, tests, str(instruction_path))
-    solutions, solution_problems = find_solutions(task_dir)
+    # A verifier's copy (e.g. a Harbor export's tests/task/) carries no solutions on purpose.
+    if (task_dir / VERIFIER_COPY_FILE).is_file():
+        solution_problems = []
+    else:
+        solutions, solution_problems = find_solutions(task_dir)
     problems += solution_problems
     if spec is not None:
         req_problems, mutants = requirement_problems(spec, tests, solutions, str(toml_path), complete=strict)

@@ -1,0 +1,90 @@
+"""GenXR-Bench exported as Harbor tasks: the layout, what the agent's image may hold, and the
+exported verifier run directly (outside a container) against candidates of two tasks."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from xrbench.genxr.grading import verify
+from xrbench.genxr.harbor import export_harbor
+from xrbench.genxr.task import DEFAULT_TASKS_DIR, load_task
+from xrbench.genxr.workspace import materialize_solution
+
+TASKS = ("example-cube-color", "sdk-repair-placement-normal")
+XRBENCH = str(Path(sys.executable).with_name("xrbench"))
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("harbor")
+    export_harbor([load_task(DEFAULT_TASKS_DIR / t) for t in TASKS], out)
+    return out
+
+
+def run_exported_verifier(folder: Path, workspace: Path, logs: Path) -> tuple[int, dict]:
+    env = {**os.environ, "XRBENCH_WORKSPACE": str(workspace), "XRBENCH_LOGS_DIR": str(logs), "XRBENCH_BIN": XRBENCH}
+    proc = subprocess.run(["bash", str(folder / "tests" / "test.sh")], env=env, capture_output=True, text=True)
+    return proc.returncode, json.loads((logs / "verdict.json").read_text())
+
+
+def test_the_export_has_harbors_layout_and_our_limits(exported):
+    for task_id in TASKS:
+        task = load_task(DEFAULT_TASKS_DIR / task_id)
+        folder = exported / task_id
+        for name in ("task.toml", "instruction.md", "environment/Dockerfile", "tests/test.sh", "solution/solve.sh"):
+            assert (folder / name).is_file(), name
+        config = tomllib.loads((folder / "task.toml").read_text())
+        assert config["agent"]["timeout_sec"] == task.spec.agent.timeout_sec
+        assert config["verifier"]["timeout_sec"] >= task.spec.verifier.timeout_sec
+        assert config["environment"]["allow_internet"] is False
+        assert (folder / "instruction.md").read_text().startswith(task.instruction.rstrip())
+        dockerfile = (folder / "environment" / "Dockerfile").read_text()
+        assert (
+            "chromium" in dockerfile and "xrbench setup" in dockerfile and "COPY workspace/ /workspace/" in dockerfile
+        )
+
+
+def test_the_agents_image_holds_no_test_and_no_solution(exported):
+    for task_id in TASKS:
+        env = exported / task_id / "environment"
+        names = {p.name for p in env.rglob("*")}
+        assert "solutions" not in names and not list(env.rglob("test_*.py")), task_id
+        data = env / "xrbench" / "src" / "xrbench" / "data"
+        assert not (data / "genxr" / "tasks").exists() and not (data / "guidance" / "tasks").exists()
+        assert not list(env.rglob("reference"))
+        # The verifier's copy of the task (uploaded after the agent) has the tests, not the solutions.
+        copy = exported / task_id / "tests" / task_id
+        assert list(copy.glob("tests/test_*.py")) and not (copy / "solutions").exists()
+
+
+@pytest.mark.xr
+@pytest.mark.parametrize("task_id", TASKS)
+def test_the_exported_verifier_gives_genxr_verifys_verdict(exported, tmp_path, task_id):
+    task = load_task(DEFAULT_TASKS_DIR / task_id)
+    folder = exported / task_id
+    # The oracle: solve.sh over the image's starting workspace, then the exported tests.
+    oracle = tmp_path / "oracle"
+    shutil.copytree(folder / "environment" / "workspace", oracle)
+    subprocess.run(
+        ["bash", str(folder / "solution" / "solve.sh")],
+        env={**os.environ, "XRBENCH_WORKSPACE": str(oracle)},
+        check=True,
+    )
+    code, verdict = run_exported_verifier(folder, oracle, tmp_path / "logs-oracle")
+    assert code == 0 and verdict["passed"] and (tmp_path / "logs-oracle" / "reward.txt").read_text().strip() == "1"
+    # An adversarial candidate: reward 0, and the same per-test outcomes as `genxr verify`.
+    bad = tmp_path / "bad"
+    materialize_solution(task, task.adversarial_solutions[0], bad)
+    code, exported_verdict = run_exported_verifier(folder, bad, tmp_path / "logs-bad")
+    assert code == 0 and (tmp_path / "logs-bad" / "reward.txt").read_text().strip() == "0"
+    ours = verify(task, bad, tmp_path / "ours").to_json()
+    assert exported_verdict["passed"] is ours["passed"] is False
+    assert {t["id"]: t["outcome"] for t in exported_verdict["tests"]} == {t["id"]: t["outcome"] for t in ours["tests"]}
