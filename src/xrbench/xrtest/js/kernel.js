@@ -303,6 +303,33 @@ globalThis.addEventListener('unhandledrejection', (event) => {
   }
 }
 
+// --- GPU readbacks -------------------------------------------------------------------------------
+// An asynchronous pixel readback (three.js readRenderTargetPixelsAsync, which XR Blocks' simulated
+// depth uses) polls a GPU fence with clientWaitSync(timeout 0) on a timer until the GPU is done.
+// On the virtual clock that made the number of frames a readback takes depend on how fast the
+// machine's (software) GPU is. Under virtual time a fence not yet signalled is waited for in
+// wall-clock time instead (gl.finish: every command issued so far has completed, the fence's
+// included), so a readback completes at its first poll on every machine.
+{
+  const WebGL2 = globalThis.WebGL2RenderingContext;
+  const proto = WebGL2 && WebGL2.prototype;
+  if (proto && typeof proto.clientWaitSync === 'function' && typeof proto.finish === 'function') {
+    const original = proto.clientWaitSync;
+    const finish = proto.finish;
+    const {TIMEOUT_EXPIRED, CONDITION_SATISFIED} = WebGL2;
+    defineProperty(proto, 'clientWaitSync', {
+      value: function clientWaitSync(...args) {
+        const status = apply(original, this, args);
+        if (status !== TIMEOUT_EXPIRED || !clock.virtual) return status;
+        apply(finish, this, []);
+        return CONDITION_SATISFIED;
+      },
+      writable: true, configurable: true, enumerable: false,
+    });
+    pinValue(proto, 'clientWaitSync', 'WebGL2RenderingContext.prototype.clientWaitSync');
+  }
+}
+
 // --- the virtual clock ------------------------------------------------------------------------------
 // Once the session is paused (`H.ops.pause`), time moves only when Python steps: the page's
 // performance.now(), Date.now(), setTimeout/setInterval and requestAnimationFrame follow the virtual
