@@ -48,3 +48,20 @@ def example_app() -> Path:
 @pytest.fixture
 def test_apps() -> Path:
     return TEST_APPS
+
+
+class InitScript:
+    """A `SessionHook` that runs `source` in every page of the session's context before the harness
+    (tests use it to make the machine slower than it is: a late WebAssembly compile, a slow GPU)."""
+
+    def __init__(self, source: str):
+        self.source = source
+
+    def context_options(self, session: XRSession) -> dict:
+        return {}
+
+    def context_created(self, session: XRSession) -> None:
+        session.context.add_init_script(self.source)
+
+    def closing(self, session: XRSession) -> None:
+        pass

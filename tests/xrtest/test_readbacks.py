@@ -7,6 +7,8 @@ import pytest
 from xrbench.genxr.task import DEFAULT_TASKS_DIR, load_task
 from xrbench.genxr.workspace import materialize_solution
 
+from .conftest import InitScript
+
 # A slow GPU: every fence reports "not yet" for 1.5 s of wall-clock time after it was created.
 SLOW_FENCES = """(() => {
   const proto = WebGL2RenderingContext.prototype, now = performance.now.bind(performance);
@@ -17,17 +19,6 @@ SLOW_FENCES = """(() => {
     return clientWaitSync.call(this, sync, ...rest);
   };
 })();"""
-
-
-class SlowFences:
-    def context_options(self, session):
-        return {}
-
-    def context_created(self, session):
-        session.context.add_init_script(SLOW_FENCES)
-
-    def closing(self, session):
-        pass
 
 
 @pytest.fixture(scope="module")
@@ -50,5 +41,5 @@ def frames_to_first_depth(session, limit: int = 120) -> int:
 
 def test_a_slow_gpu_readback_lands_on_the_same_frame(open_session, depth_app):
     fast = frames_to_first_depth(open_session(depth_app, scene="living_room"))
-    slow = frames_to_first_depth(open_session(depth_app, scene="living_room", hooks=[SlowFences()]))
+    slow = frames_to_first_depth(open_session(depth_app, scene="living_room", hooks=[InitScript(SLOW_FENCES)]))
     assert slow == fast

@@ -9,6 +9,8 @@ import pytest
 from xrbench.xrtest.assertions import assert_no_errors, assert_state
 from xrbench.xrtest.errors import XRTestError
 
+from .conftest import InitScript
+
 
 @pytest.fixture
 def ui(open_session, test_apps):
@@ -56,19 +58,8 @@ SLOW_WASM = """(() => {
 })();"""
 
 
-class SlowWasm:
-    def context_options(self, session):
-        return {}
-
-    def context_created(self, session):
-        session.context.add_init_script(SLOW_WASM)
-
-    def closing(self, session):
-        pass
-
-
 def test_settle_waits_for_a_slow_layout_engine_in_wall_clock_time(open_session, test_apps):
-    slow = open_session(test_apps / "ui_card", scene="empty", hooks=[SlowWasm()])
+    slow = open_session(test_apps / "ui_card", scene="empty", hooks=[InitScript(SLOW_WASM)])
     assert slow.settle() == open_session(test_apps / "ui_card", scene="empty").settle()
     yes = slow.find_by_tag("yes-button").ui_rect
     assert (yes.width, yes.height) == pytest.approx((0.2, 0.1), abs=1e-4)
