@@ -123,19 +123,33 @@ def make_trial(
         write_json(
             trial / "agent" / "trajectory.json",
             {
-                "format": "xrbench-mini-1",
-                "agent": agent,
-                "model": "scripted",
-                "exit_status": "submitted",
+                "trajectory_format": "mini-swe-agent-1.1",
+                "info": {"exit_status": "Submitted", "mini_version": "2.4.6"},
                 "messages": [
                     {"role": "system", "content": "You are careful."},
                     {"role": "user", "content": "Build it <now>."},
-                    {"role": "assistant", "content": "```bash\nls\n```"},
-                ],
-                "steps": [
-                    {"action": "ls", "kind": "inspect", "returncode": 0, "seconds": 0.01},
-                    {"action": "printf 'x' >> main.js", "kind": "edit", "returncode": 0, "seconds": 0.02},
-                    {"action": None, "kind": "format_error"},
+                    {
+                        "role": "assistant",
+                        "content": "```mswea_bash_command\nls\n```",
+                        "extra": {"actions": [{"command": "ls"}]},
+                    },
+                    {
+                        "role": "user",
+                        "content": "<returncode>0</returncode>",
+                        "extra": {"returncode": 0, "seconds": 0.01},
+                    },
+                    {
+                        "role": "assistant",
+                        "content": "edit",
+                        "extra": {"actions": [{"command": "printf 'x' >> main.js"}]},
+                    },
+                    {
+                        "role": "user",
+                        "content": "<returncode>0</returncode>",
+                        "extra": {"returncode": 0, "seconds": 0.02},
+                    },
+                    {"role": "user", "content": "Format error", "extra": {"interrupt_type": "FormatError"}},
+                    {"role": "exit", "content": "", "extra": {"exit_status": "Submitted"}},
                 ],
             },
         )

@@ -88,3 +88,35 @@ def test_the_exported_verifier_gives_genxr_verifys_verdict(exported, tmp_path, t
     ours = verify(task, bad, tmp_path / "ours").to_json()
     assert exported_verdict["passed"] is ours["passed"] is False
     assert {t["id"]: t["outcome"] for t in exported_verdict["tests"]} == {t["id"]: t["outcome"] for t in ours["tests"]}
+
+
+def newer_python() -> str | None:
+    """A Python >= 3.12 on this machine (Harbor needs one; xrbench's venv is 3.11), or None."""
+    for name in ("python3.14", "python3.13", "python3.12"):
+        if found := shutil.which(name):
+            return found
+    return None
+
+
+@pytest.mark.skipif(newer_python() is None, reason="no Python >= 3.12 on this machine (Harbor's own loader needs it)")
+def test_harbors_own_task_loader_reads_the_export(exported, tmp_path):
+    venv = tmp_path / "harbor-venv"
+    subprocess.run([newer_python(), "-m", "venv", str(venv)], check=True)
+    pip = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "harbor"], capture_output=True, text=True)
+    assert pip.returncode == 0, pip.stderr[-2000:]
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from harbor.models.task.task import Task\n"
+        "for d in sys.argv[1:]:\n"
+        "    t = Task(Path(d))\n"
+        "    print(Path(d).name, len(t.instruction), t.config.agent.timeout_sec, t.config.verifier.timeout_sec)\n"
+    )
+    folders = [str(exported / t) for t in TASKS]
+    proc = subprocess.run([str(venv / "bin" / "python"), "-c", script, *folders], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    for line, task_id in zip(proc.stdout.splitlines(), TASKS, strict=True):
+        name, chars, agent_timeout, _ = line.split()
+        task = load_task(DEFAULT_TASKS_DIR / task_id)
+        assert name == task_id and int(chars) >= len(task.instruction.strip())
+        assert float(agent_timeout) == task.spec.agent.timeout_sec

@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from llm_fakes import FakeServer, chat_completion, openai_default
+from llm_fakes import FakeServer, openai_default
 from llm_fakes import serve as _serve
 from typer.testing import CliRunner
 
@@ -21,7 +21,6 @@ from xrbench.cli.genxr_cmd import app
 from xrbench.errors import UserError
 from xrbench.genxr import metrics
 from xrbench.genxr.agents import make_agent
-from xrbench.genxr.agents.mini import classify
 from xrbench.genxr.job import SUMMARY_FILE, JobConfig, load_results, regrade_job, resume_job, run_job
 from xrbench.genxr.sandbox import Sandbox
 
@@ -120,16 +119,6 @@ def test_agent_registry_errors():
         make_agent("no_such_module_xyz:Agent")
 
 
-def test_classify_actions():
-    assert classify("ls -la") == "inspect"
-    assert classify("sed -n 1,20p main.js") == "inspect"
-    assert classify("cat > main.js <<'EOF'\nx\nEOF") == "edit"
-    assert classify("sed -i 's/a/b/' main.js") == "edit"
-    assert classify("xrbench xr open . --screenshot /tmp/a.png") == "test"
-    assert classify("python3 -m pytest my_tests.py") == "test"
-    assert classify("echo hi") == "other"
-
-
 # --- jobs --------------------------------------------------------------------------------------------
 
 
@@ -202,61 +191,6 @@ def test_user_agent_and_command_agent(suite, tmp_path, monkeypatch):
     assert summary["pass_at_1"] == 1.0, (job / "red-button__command__1" / "agent" / "agent-output.txt").read_text()
 
 
-# --- the mini agent on a model served locally (the real OpenAI protocol), then on its recording ---
-
-
-def mini_script() -> list[str]:
-    return [
-        "First I look at the files.\n```bash\nls\n```",
-        "Two commands at once is not allowed:\n```bash\nls\n```\n```bash\nls\n```",
-        "Now I add the button.\n```bash\nprintf '// red-button 0xff0000\\n' >> main.js\n```",
-        "Done.\n```bash\necho XRBENCH_SUBMIT\n```",
-    ]
-
-
-def test_mini_agent_end_to_end_live_then_replayed(suite, tmp_path, monkeypatch):
-    recording = tmp_path / "mini.jsonl"
-    server = FakeServer(default=openai_default)
-    for text in mini_script():
-        server.queue(200, chat_completion(text, model="scripted"))
-    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-    with serve(server) as srv:
-        monkeypatch.setenv("XRBENCH_RECORD", str(recording))
-        provider = {"provider": "openai", "model": "scripted", "base_url": f"{srv.url}/v1"}
-        job, live = run_job(config(suite, "mini", only=["red-button"], provider=provider), tmp_path / "live")
-    monkeypatch.delenv("XRBENCH_RECORD")
-    assert live["pass_at_1"] == 1.0, live
-    traj = json.loads((job / "red-button__mini__1" / "agent" / "trajectory.json").read_text())
-    assert traj["exit_status"] == "submitted" and [s["kind"] for s in traj["steps"]] == [
-        "inspect",
-        "format_error",
-        "edit",
-        "other",
-    ]
-    first_observation = traj["messages"][3]["content"]
-    assert "<returncode>0</returncode>" in first_observation and "main.js" in first_observation
-    assert live["tool_usage"]["total"] == {"edit": 1, "inspect": 1}
-    assert len(recording.read_text().splitlines()) == 4
-
-    # The same job offline, from the recording: the same summary.
-    provider = {"provider": "replay", "model": "scripted", "replay": str(recording)}
-    _, replayed = run_job(config(suite, "mini", only=["red-button"], provider=provider), tmp_path / "replayed")
-    assert {k: v for k, v in replayed.items() if k != "model"} == {k: v for k, v in live.items() if k != "model"}
-
-
-def test_mini_agent_limits_and_format_errors(suite, tmp_path, monkeypatch):
-    server = FakeServer(default=lambda path, body: (200, chat_completion("no command here", model="m")))
-    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-    with serve(server) as srv:
-        provider = {"provider": "openai", "model": "m", "base_url": f"{srv.url}/v1"}
-        _, s = run_job(config(suite, "mini", only=["red-button"], provider=provider), tmp_path / "a")
-        assert s["agent_exit_status"] == {"format_error": 1} and s["pass_at_1"] == 0.0
-        server.default = lambda path, body: (200, chat_completion("```bash\nls\n```", model="m"))
-        cfg = config(suite, "mini", only=["red-button"], provider=provider, limits={"steps": 2})
-        _, s = run_job(cfg, tmp_path / "b")
-        assert s["agent_exit_status"] == {"limits_exceeded": 1}
-
-
 # --- CLI and Ray ------------------------------------------------------------------------------------
 
 
@@ -270,7 +204,7 @@ def test_cli_run_resume_and_errors(suite, tmp_path):
     assert r.exit_code == 0 and "2 of 2 already done" in r.output
     r = runner.invoke(app, ["run", "--agent", "bogus", "--tasks", str(suite), "--out", str(out)])
     assert r.exit_code == 2 and r.stderr.startswith("error: --agent 'bogus': unknown")
-    r = runner.invoke(app, ["run", "--agent", "mini", "--tasks", str(suite), "--out", str(out)])
+    r = runner.invoke(app, ["run", "--agent", "mini-swe-agent", "--tasks", str(suite), "--out", str(out)])
     assert r.exit_code == 2 and "needs a model: no provider configured" in r.stderr and "Traceback" not in r.output
     r = runner.invoke(app, ["run", "--resume", str(tmp_path)])
     assert r.exit_code == 2 and "not a GenXR job folder" in r.stderr

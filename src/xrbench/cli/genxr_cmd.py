@@ -454,7 +454,9 @@ def _print_summary(job_dir: Path, summary: dict) -> None:
 
 @app.command()
 def run(
-    agent: Annotated[str | None, typer.Option("--agent", help="oracle | nop | command | mini | module:Class")] = None,
+    agent: Annotated[
+        str | None, typer.Option("--agent", help="oracle | nop | command | mini-swe-agent | module:Class")
+    ] = None,
     agent_arg: Annotated[
         list[str] | None, typer.Option("--agent-arg", help="KEY=VALUE for the agent (repeatable), e.g. template=...")
     ] = None,
@@ -497,7 +499,7 @@ def run(
         config = load_config(resume)
     else:
         if agent is None:
-            raise UserError("--agent is required (oracle, nop, command, mini or module:Class)")
+            raise UserError("--agent is required (oracle, nop, command, mini-swe-agent or module:Class)")
         config = JobConfig(
             agent=agent,
             agent_args=_agent_args(agent_arg),

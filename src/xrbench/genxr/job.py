@@ -87,7 +87,11 @@ def trial_specs(config: JobConfig, job_dir: Path, tasks: Sequence[Task]) -> list
     # Absolute paths: a trial's processes run elsewhere (the verifier in a temporary copy of the
     # task, a Ray worker in its own folder), where a relative path would lose what they write.
     job_dir = job_dir.resolve()
-    limits = AgentLimits(**config.limits)
+
+    def limits(task: Task) -> AgentLimits:
+        # The task's own agent timeout (task.toml [agent] timeout_sec) unless the job sets one.
+        return AgentLimits(**{"wall_time_s": task.spec.agent.timeout_sec, **config.limits})
+
     hidden = sorted({str(Path(config.tasks_dir).resolve()), str(DEFAULT_TASKS_DIR), str(job_dir)})
     hidden += [str(t.dir.resolve()) for t in tasks]
     agent = config.agent_spec
@@ -97,7 +101,7 @@ def trial_specs(config: JobConfig, job_dir: Path, tasks: Sequence[Task]) -> list
             agent=agent,
             attempt=a,
             trial_dir=str(job_dir / trial_name(t.id, agent, a)),
-            limits=limits,
+            limits=limits(t),
             hidden=tuple(dict.fromkeys(hidden)),
             network=config.network,
             env_pass=tuple(config.env_pass),

@@ -1,6 +1,6 @@
 """The agent sandbox: run an agent's processes where they see only what they need.
 
-Every process an agent starts (a `command` agent's whole CLI, each of `mini`'s bash actions) runs
+Every process an agent starts (a `command` agent's whole CLI, each of mini-swe-agent's actions) runs
 under bubblewrap (Debian package `bubblewrap`). Guarantees, each proven by a hostile agent in
 `tests/redteam/test_agent_sandbox.py`:
 

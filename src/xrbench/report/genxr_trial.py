@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from xrbench.genxr.agents import trajectory
 from xrbench.report.render import compact_json, href, read_json, read_text_tail
 
 MAX_ACTION_CHARS = 4_000
@@ -78,7 +79,7 @@ def _tests(trial: Path, page_dir: Path, notes: list[str]) -> tuple[list[dict[str
 
 
 def _trajectory(trial: Path, result: dict[str, Any] | None, page_dir: Path) -> dict[str, Any] | None:
-    """The agent's trajectory (the `mini` agent's format; other JSON shown as it is), or None."""
+    """The agent's trajectory (mini-swe-agent's format; other JSON shown as it is), or None."""
     rel = ((result or {}).get("agent_result") or {}).get("trajectory") or "agent/trajectory.json"
     path = trial / rel
     if not path.is_file():
@@ -88,23 +89,21 @@ def _trajectory(trial: Path, result: dict[str, Any] | None, page_dir: Path) -> d
     if not isinstance(data, dict):
         out["raw"] = None if data is None else compact_json(data, 20_000)
         return out
-    for i, step in enumerate(data.get("steps") or [], 1):
-        if not isinstance(step, dict):
-            continue
-        action = step.get("action")
+    for i, step in enumerate(trajectory.steps(data), 1):
+        action = step["action"]
         out["steps"].append(
             {
                 "n": i,
-                "kind": str(step.get("kind") or ""),
-                "action": _cut(str(action), MAX_ACTION_CHARS) if action is not None else "",
-                "returncode": step.get("returncode"),
-                "seconds": step.get("seconds"),
+                "kind": step["kind"],
+                "action": _cut(action, MAX_ACTION_CHARS) if action is not None else "",
+                "returncode": step["returncode"],
+                "seconds": step["seconds"],
             }
         )
     for m in data.get("messages") or []:
         if isinstance(m, dict):
             out["messages"].append(
-                {"role": str(m.get("role", "?")), "content": _cut(str(m.get("content", "")), MAX_MESSAGE_CHARS)}
+                {"role": str(m.get("role", "?")), "content": _cut(trajectory.text(m.get("content")), MAX_MESSAGE_CHARS)}
             )
     if not out["steps"] and not out["messages"]:
         out["raw"] = compact_json(data, 20_000)

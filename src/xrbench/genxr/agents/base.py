@@ -48,7 +48,8 @@ class AgentResult:
     """What an agent run produced besides the workspace.
 
     `tool_usage` counts actions by kind ('edit', 'test', 'inspect', 'other'); `usage` holds token
-    counts and a best-effort `cost_usd` (cost is metadata, never a gate).
+    counts and a best-effort `cost_usd` (cost is metadata, never a gate); `settings` what the agent
+    ran with (the model as resolved, its generation settings, its own version and config).
     """
 
     exit_status: ExitStatus
@@ -57,6 +58,7 @@ class AgentResult:
     usage: dict[str, float] = field(default_factory=dict)
     tool_usage: dict[str, int] = field(default_factory=dict)
     trajectory: str | None = None  # path relative to the trial folder
+    settings: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

@@ -2,8 +2,8 @@
 
 `make_agent(name, args, provider)` builds one inside the worker that runs the trial, so an agent
 spec is plain data (it travels to Ray workers). `args` are the `--agent-arg key=value` pairs;
-agents that talk to a model (`mini`, or a user class whose constructor takes `llm`) get an
-`xrbench.llm.LLM` resolved from `provider` (provider, model, base_url, replay).
+agents that talk to a model (`mini-swe-agent`, or a user class whose constructor takes `llm`)
+get an `xrbench.llm.LLM` resolved from `provider` (provider, model, base_url, replay).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 from xrbench.errors import UserError
 from xrbench.genxr.agents.base import Agent
 
-AGENTS = ("oracle", "nop", "command", "mini")
+AGENTS = ("oracle", "nop", "command", "mini-swe-agent")
 
 
 def _llm(provider: Mapping[str, Any]) -> Any:
@@ -59,10 +59,17 @@ def make_agent(name: str, args: Mapping[str, str] | None = None, provider: Mappi
         if "template" not in args:
             raise UserError("--agent command needs --agent-arg template='my-agent ... {workspace} ...'")
         return CommandAgent(args["template"], env=args.get("env", ""))
-    if name == "mini":
-        from xrbench.genxr.agents.mini import MiniAgent
+    if name == "mini-swe-agent":
+        from xrbench.genxr.agents.mini_swe_agent import MiniSweAgent
 
-        return MiniAgent(_llm(provider), temperature=float(args.get("temperature", 0.0)))
+        unknown = set(args) - {"temperature", "config"}
+        if unknown:
+            raise UserError(f"--agent-arg {sorted(unknown)[0]}: mini-swe-agent takes temperature and config")
+        try:
+            temperature = float(args.get("temperature", 0.0))
+        except ValueError:
+            raise UserError(f"--agent-arg temperature={args['temperature']!r}: not a number") from None
+        return MiniSweAgent(_llm(provider), temperature=temperature, config=args.get("config"))
     if ":" in name:
         cls = _user_class(name)
         params = inspect.signature(cls).parameters
@@ -73,4 +80,6 @@ def make_agent(name: str, args: Mapping[str, str] | None = None, provider: Mappi
         if not callable(getattr(agent, "run", None)):
             raise UserError(f"--agent {name}: {cls.__name__} has no run(ctx) method")
         return agent
+    if name == "mini":
+        raise UserError("--agent mini: our own loop was replaced by the real mini-swe-agent: --agent mini-swe-agent")
     raise UserError(f"--agent {name!r}: unknown; choose {', '.join(AGENTS)} or module:Class")
