@@ -67,6 +67,29 @@ def test_stats_tables_and_chart(tmp_path):
     assert doc["total"] == 2 and doc["by_type"] == {"app": 2, "sdk-feature": 0, "sdk-repair": 0}
     assert doc["by_type_difficulty"]["app"] == {"easy": 1, "medium": 0, "hard": 1}
     assert doc["by_capability"]["interaction"]["app"] == 2 and doc["by_capability"]["hands"]["app"] == 1
+    targets = {t["name"]: t for t in doc["targets"]}
+    assert targets["tasks"] == {"name": "tasks", "value": "2", "goal": ">= 112", "met": False}
+    assert targets["easy share"]["value"] == "50% (1)" and not targets["easy share"]["met"]
+    assert targets["tasks per capability (fewest)"]["value"].startswith("0 (")
+    assert targets["SDK tasks naming no subsystem"]["met"]  # no SDK task at all
+
+
+def test_scale_targets_count_focus_scenes_flows_and_subsystems(tmp_path):
+    from xrbench.genxr.stats import scale_targets
+    from xrbench.genxr.task import load_tasks
+
+    root = tmp_path / "suite"
+    multi = APP_TOML.replace('scenes = ["empty"]', 'scenes = ["empty", "kitchen"]\nfocus = ["bimanual"]\nflow_steps = 4')
+    make_app_task(root, "a", toml=multi)
+    make_app_task(root, "b")
+    targets = {t.name: t for t in scale_targets(load_tasks(root))}
+    assert targets["focus: bimanual"].value == "1" and targets["focus: room-geometry"].value == "0"
+    assert targets["tasks in a furnished scene"].value == "1" and targets["tasks tested in >= 2 scenes"].value == "1"
+    assert targets["multi-step flows (flow_steps >= 3)"].value == "1"
+    assert targets["tasks proven (mutants, 2 valid, 1 blind)"].value == "0"  # no requirements, one valid solution
+    # The bundled SDK tasks name their subsystems, and those cover what their edits change.
+    bundled = {t.name: t for t in scale_targets(load_tasks())}
+    assert bundled["SDK tasks naming no subsystem"].met, bundled["SDK tasks naming no subsystem"]
 
 
 def _verify(tmp_path, ws, name, *extra):

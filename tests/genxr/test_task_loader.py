@@ -270,10 +270,23 @@ def test_sdk_task_problems(tmp_path):
             "sdk.edits[0].count: ",
             "greater than or equal to 1",
         ),
+        "undeclared-subsystem": (
+            'subsystems = ["ui"]\n[[sdk.edits]]\nfile = "input/Input.ts"\nfind = "x"\nreplace = "y"',
+            "sdk.subsystems: ",
+            "the edits change input/, which is not declared",
+        ),
+        "unknown-subsystem": ('subsystems = ["hands"]\nsetup = "s.py"', "sdk.subsystems[0]: ", "Input should be"),
     }
     for name, (sdk, field, message) in bad_sdk.items():
         lines = problems_of(make_sdk_task(tmp_path, sdk, f2p, name))
         assert any(field in ln and message in ln for ln in lines), (name, lines)
+
+    # `genxr check` (strict) also wants the subsystems named; a run does not depend on them.
+    d = make_sdk_task(tmp_path, 'setup = "s.py"', f2p, "no-subsystems")
+    write(d / "s.py", "")
+    assert load_task(d).spec.sdk.subsystems == []
+    with pytest.raises(ValidationError, match=r"sdk.subsystems: name the XR Blocks subsystems"):
+        load_task(d, strict=True)
 
     d = tmp_path / "missing-sdk"
     make_sdk_task(tmp_path, "", f2p, "missing-sdk")

@@ -197,12 +197,14 @@ def stats(
     as_json: Annotated[bool, typer.Option("--json", help="Print the counts as JSON instead of tables")] = False,
 ) -> None:
     """The suite's composition by type, difficulty and capability (tables and an optional chart)."""
-    from xrbench.genxr.stats import PROOF_KEYS, TYPE_LABELS, save_chart, suite_stats
+    from xrbench.genxr.stats import PROOF_KEYS, TYPE_LABELS, save_chart, scale_targets, suite_stats
     from xrbench.genxr.task import Difficulty, TaskType
 
-    s = suite_stats(load_tasks(tasks))
+    loaded = load_tasks(tasks)
+    s = suite_stats(loaded)
+    targets = scale_targets(loaded)
     if as_json:
-        console.print_json(json.dumps(s.to_json()))
+        console.print_json(json.dumps({**s.to_json(), "targets": [t.to_json() for t in targets]}))
     else:
         note = f", {s.examples} format example(s)" if s.examples else ""
         by_type = Table(title=f"Task types ({s.total} tasks{note})", title_justify="left")
@@ -239,6 +241,13 @@ def stats(
             proof.add_row(task_id, *(str(row[k]) for k in PROOF_KEYS))
         proof.add_row("[bold]all[/bold]", *(f"[bold]{totals[k]}[/bold]" for k in PROOF_KEYS))
         console.print(proof)
+        met = sum(t.met for t in targets)
+        scale = Table(title=f"The seed's scale ({met} of {len(targets)} targets met)", title_justify="left")
+        for col in ("target", "now", "goal", "met"):
+            scale.add_column(col, justify="left" if col in ("target", "goal") else "right")
+        for t in targets:
+            scale.add_row(t.name, t.value, t.goal, "[green]yes[/green]" if t.met else "[red]no[/red]")
+        console.print(scale)
     if out is not None:
         save_chart(s, out)
         err_console.print(f"wrote {out}")

@@ -1,4 +1,5 @@
-"""Suite composition: tasks by type, difficulty and capability (the paper's Figure 3)."""
+"""Suite composition: tasks by type, difficulty and capability (the paper's Figure 3), and how far
+the suite is from the seed's scale (`scale_targets`)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from xrbench.genxr.task import Capability, Difficulty, Task, TaskType
+from xrbench.genxr.task import Capability, Difficulty, FocusArea, SceneName, Task, TaskType
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,81 @@ def suite_stats(tasks: Sequence[Task]) -> SuiteStats:
             for t in tasks
         },
     )
+
+
+@dataclass(frozen=True)
+class Target:
+    """One scale target: what is measured, its value now, the goal, and whether it is met."""
+
+    name: str
+    value: str
+    goal: str
+    met: bool
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "value": self.value, "goal": self.goal, "met": self.met}
+
+
+# The seed's suite (112 tasks: 24 SDK-feature, 21 SDK-repair, 67 app; 28 easy, 38 medium, 46 hard),
+# and the coverage the suite-scale issue asks on top of it.
+TYPE_GOALS = {TaskType.SDK_FEATURE: 24, TaskType.SDK_REPAIR: 21, TaskType.APP: 67}
+DIFFICULTY_SHARES = {Difficulty.EASY: 0.25, Difficulty.MEDIUM: 0.34, Difficulty.HARD: 0.41}
+SHARE_TOLERANCE = 0.05
+PER_CAPABILITY, PER_FOCUS, NON_EMPTY_SCENE, MULTI_SCENE, MULTI_STEP, SUBSYSTEMS = 15, 6, 30, 10, 20, 10
+
+
+def proven(task: Task) -> bool:
+    """Requirements, a mutant for each, two valid solutions and one written blind."""
+    s = task.spec
+    mutated = {m.requirement for m in task.mutants}
+    return (
+        bool(s.requirements)
+        and all(r.id in mutated for r in s.requirements)
+        and len(task.valid_solutions) >= 2
+        and any(v.blind for v in task.valid_solutions)
+    )
+
+
+def scale_targets(tasks: Sequence[Task]) -> list[Target]:
+    """The suite measured against the seed's size and shape (format examples left out)."""
+    suite = [t for t in tasks if not t.spec.example]
+    n = len(suite)
+    out = [Target("tasks", str(n), ">= 112", n >= 112)]
+    for kind, goal in TYPE_GOALS.items():
+        k = sum(t.type is kind for t in suite)
+        out.append(Target(f"{kind.value} tasks", str(k), f">= {goal}", k >= goal))
+    for d, share in DIFFICULTY_SHARES.items():
+        k = sum(t.spec.difficulty is d for t in suite)
+        now = k / n if n else 0.0
+        goal = f"{share:.0%} +- {SHARE_TOLERANCE:.0%}"
+        out.append(Target(f"{d.value} share", f"{now:.0%} ({k})", goal, abs(now - share) <= SHARE_TOLERANCE))
+    per_cap = {c: sum(c in t.spec.capabilities for t in suite) for c in Capability}
+    weakest = min(per_cap, key=lambda c: per_cap[c])
+    out.append(
+        Target(
+            "tasks per capability (fewest)",
+            f"{per_cap[weakest]} ({weakest.value})",
+            f">= {PER_CAPABILITY}",
+            per_cap[weakest] >= PER_CAPABILITY,
+        )
+    )
+    for f in FocusArea:
+        k = sum(f in t.spec.focus for t in suite)
+        out.append(Target(f"focus: {f.value}", str(k), f">= {PER_FOCUS}", k >= PER_FOCUS))
+    k = sum(any(sc != SceneName.EMPTY for sc in t.spec.scenes) for t in suite)
+    out.append(Target("tasks in a furnished scene", str(k), f">= {NON_EMPTY_SCENE}", k >= NON_EMPTY_SCENE))
+    k = sum(len(t.spec.scenes) >= 2 for t in suite)
+    out.append(Target("tasks tested in >= 2 scenes", str(k), f">= {MULTI_SCENE}", k >= MULTI_SCENE))
+    k = sum(t.spec.flow_steps >= 3 for t in suite)
+    out.append(Target("multi-step flows (flow_steps >= 3)", str(k), f">= {MULTI_STEP}", k >= MULTI_STEP))
+    sdk = [t for t in suite if t.type.is_sdk]
+    named = {v for t in sdk if t.spec.sdk for v in t.spec.sdk.subsystems}
+    unnamed = sum(not (t.spec.sdk and t.spec.sdk.subsystems) for t in sdk)
+    out.append(Target("SDK subsystems touched", str(len(named)), f">= {SUBSYSTEMS}", len(named) >= SUBSYSTEMS))
+    out.append(Target("SDK tasks naming no subsystem", str(unnamed), "0", unnamed == 0))
+    k = sum(proven(t) for t in suite)
+    out.append(Target("tasks proven (mutants, 2 valid, 1 blind)", str(k), f"all {n}", k == n))
+    return out
 
 
 TYPE_LABELS = {TaskType.APP: "App generation", TaskType.SDK_FEATURE: "SDK feature", TaskType.SDK_REPAIR: "SDK repair"}

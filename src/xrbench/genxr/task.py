@@ -25,6 +25,8 @@ A task lives in `<tasks root>/<task_id>/`::
                                          #          perception drawing audio head-tracking
     scenes = ["empty"]                   # >= 1 of: empty living_room kitchen office
     example = false                      # true: a format example, not a benchmark task
+    focus = ["bimanual"]                 # optional: bimanual room-geometry physical-alignment
+    flow_steps = 3                       # user actions in its longest state-carrying sequence (default 1)
 
     [agent]
     timeout_sec = 3600                   # agent time limit (default 3600)
@@ -38,6 +40,7 @@ A task lives in `<tasks root>/<task_id>/`::
 
     [sdk]                                # required for sdk-* tasks, forbidden for app tasks
     version = "0.21.1"                   # the pinned xrblocks the transformation was written for
+    subsystems = ["ui"]                  # XR Blocks src/ folders it is about (required by `genxr check`)
     setup = "setup.py"                   # optional: `python setup.py <workspace>/sdk/src`, cwd = workspace
     [[sdk.edits]]                        # optional: literal edits, applied before setup.py
     file = "core/Core.ts"                # relative to sdk/src
@@ -153,6 +156,36 @@ class Difficulty(StrEnum):
     HARD = "hard"
 
 
+class Subsystem(StrEnum):
+    """XR Blocks subsystems, named as the folders of its `src/` (what an SDK task touches)."""
+
+    ADDONS = "addons"
+    AGENT = "agent"
+    AI = "ai"
+    CAMERA = "camera"
+    CORE = "core"
+    DEPTH = "depth"
+    INPUT = "input"  # controllers, hands, gestures
+    INTERACTION = "interaction"
+    LIGHTING = "lighting"
+    PHYSICS = "physics"
+    PLACEMENT = "placement"
+    SIMULATOR = "simulator"
+    SOUND = "sound"
+    STEREO = "stereo"
+    UI = "ui"
+    VIDEO = "video"
+    WORLD = "world"  # planes, meshes, objects of the room
+
+
+class FocusArea(StrEnum):
+    """Where the seed found frontier models failing (a task may target several)."""
+
+    BIMANUAL = "bimanual"  # both hands coordinated
+    ROOM_GEOMETRY = "room-geometry"  # visualising planes, walls, meshes of the room
+    PHYSICAL_ALIGNMENT = "physical-alignment"  # placing or snapping virtual objects against real ones
+
+
 class Capability(StrEnum):
     """The paper's core XR capability labels (a task may carry several)."""
 
@@ -238,6 +271,9 @@ class SdkSpec(_Model):
     """`[sdk]`: how the starting SDK is derived from the pinned sources."""
 
     version: str = Field(SDK_VERSION, description="The pinned xrblocks version the transformation targets")
+    subsystems: list[Subsystem] = Field(
+        default_factory=list, description="The XR Blocks subsystems (src/ folders) the task is about"
+    )
     setup: RelPath | None = Field(None, description="Python script run as `python setup.py <sdk/src>`")
     edits: list[SdkEdit] = Field(default_factory=list)
 
@@ -266,6 +302,10 @@ class TaskSpec(_Model):
     capabilities: list[Capability] = Field(min_length=1)
     scenes: list[SceneName] = Field(min_length=1)
     example: bool = Field(False, description="A format example, not a benchmark task")
+    focus: list[FocusArea] = Field(default_factory=list, description="The seed's frontier failure areas it targets")
+    flow_steps: int = Field(
+        1, ge=1, le=100, description="User actions in the longest sequence, state carried between them, it asks for"
+    )
     agent: AgentConfig = Field(default_factory=AgentConfig)
     verifier: VerifierConfig = Field(default_factory=VerifierConfig)
     workspace: WorkspaceSpec | None = None
@@ -490,7 +530,7 @@ def _spec_problems(spec: TaskSpec, task_dir: Path, toml_name: str) -> list[Probl
 
     if spec.id != task_dir.name:
         add("id", f"must equal the task directory name {task_dir.name!r}")
-    for name, values in (("capabilities", spec.capabilities), ("scenes", spec.scenes)):
+    for name, values in (("capabilities", spec.capabilities), ("scenes", spec.scenes), ("focus", spec.focus)):
         dupes = sorted({v.value for v in values if values.count(v) > 1})
         if dupes:
             add(name, f"duplicate values: {', '.join(dupes)}")
@@ -537,6 +577,15 @@ def _sdk_problems(sdk: SdkSpec, task_dir: Path, toml_name: str) -> list[Problem]
         add("sdk.version", f"tasks target the pinned xrblocks {SDK_VERSION}, not {sdk.version}")
     if sdk.setup is None and not sdk.edits:
         add("sdk", "set `setup` (a Python script) and/or `edits`; otherwise the SDK is unchanged")
+    dupes = sorted({v.value for v in sdk.subsystems if sdk.subsystems.count(v) > 1})
+    if dupes:
+        add("sdk.subsystems", f"duplicate values: {', '.join(dupes)}")
+    if sdk.subsystems:
+        # The folders the edits touch must be among the declared subsystems (a setup script is not read).
+        touched = {Path(e.file).parts[0] for e in sdk.edits if len(Path(e.file).parts) > 1}
+        missing = sorted(touched - {v.value for v in sdk.subsystems})
+        if missing:
+            add("sdk.subsystems", f"the edits change {', '.join(missing)}/, which is not declared")
     if sdk.setup is not None:
         p = _safe_rel(task_dir, sdk.setup)
         if p is None:
@@ -1083,6 +1132,12 @@ def load_task(task_dir: str | Path, *, strict: bool = False) -> Task:
         solutions = [s for s in solutions if s.kind != "mutant"] + mutants
     if strict:
         problems += link_problems(task_dir)
+        if spec is not None and spec.sdk is not None and not spec.sdk.subsystems and not spec.example:
+            problems.append(
+                Problem(
+                    str(toml_path), "", "sdk.subsystems", "name the XR Blocks subsystems (src/ folders) it is about"
+                )
+            )
     if problems:
         raise ValidationError(problems)
     assert spec is not None
