@@ -79,7 +79,8 @@ def test_scale_targets_count_focus_scenes_flows_and_subsystems(tmp_path):
     from xrbench.genxr.task import load_tasks
 
     root = tmp_path / "suite"
-    multi = APP_TOML.replace('scenes = ["empty"]', 'scenes = ["empty", "kitchen"]\nfocus = ["bimanual"]\nflow_steps = 4')
+    extra = 'scenes = ["empty", "kitchen"]\nfocus = ["bimanual"]\nflow_steps = 4'
+    multi = APP_TOML.replace('scenes = ["empty"]', extra)
     make_app_task(root, "a", toml=multi)
     make_app_task(root, "b")
     targets = {t.name: t for t in scale_targets(load_tasks(root))}
