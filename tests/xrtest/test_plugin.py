@@ -195,6 +195,20 @@ def test_variants_recordings_and_timeout(tmp_path):
 
 
 @pytest.mark.xr
+def test_no_recording_keeps_nothing_and_the_same_outcomes(tmp_path):
+    # What `genxr validate` runs with: its recordings would land in a folder it deletes.
+    proc, report = run_suite(tmp_path, "suite_lamp.py", args=("--xr-no-recording", "-k", "not hangs"))
+    got = {t["id"]: t["outcome"] for t in report["tests"]}
+    assert got["suite_lamp.py::test_lamp_is_on[right]"] == "failed", proc.stdout
+    assert sorted(set(got.values())) == ["failed", "passed"] and len(got) == 5
+    artifacts = tmp_path / ".xrtest-artifacts"
+    assert not artifacts.exists() or not any(artifacts.iterdir()), list(artifacts.iterdir())
+    assert all("artifacts" not in t for t in report["tests"])
+    proc, _ = run_suite(tmp_path, "suite_lamp.py", args=("--xr-no-recording", "--xr-record"))
+    assert proc.returncode != 0 and "--xr-no-recording contradicts --xr-record" in proc.stdout + proc.stderr
+
+
+@pytest.mark.xr
 def test_defer_drawing_option(tmp_path):
     proc, report = run_suite(tmp_path, "suite_draw.py", args=("--xr-defer-drawing",))
     assert proc.returncode == 0 and report["xr_tests_ran"] == 1, proc.stdout + proc.stderr

@@ -88,6 +88,8 @@ def run_candidate(cand: Candidate, pytest_args: Sequence[str] | None = None) -> 
     """Materialize the candidate in a temporary workspace, verify it once, return the run record."""
     t0 = time.perf_counter()
     args = list(default_pytest_args() if pytest_args is None else pytest_args)
+    if "--xr-app" in args and not {"--xr-record", "--xr-trace"} & set(args):
+        args.append("--xr-no-recording")  # the recordings would land in a folder deleted below
     requirement = cand.solution.requirement if cand.solution and cand.kind == "mutant" else None
     for req in cand.task.spec.requirements:
         if req.id == requirement:  # the tests that check what the mutant broke run first

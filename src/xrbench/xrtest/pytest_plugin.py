@@ -28,8 +28,10 @@ XR test executed ends with the line `xrtest: NO XR TEST RAN` (and `"xr_tests_ran
 
 Options: `--xr-app DIR` (or `$XRBENCH_XR_APP`), `--xr-scenes a,b`, `--xr-record` (keep video and
 key frames of every test, not only failed ones), `--xr-trace` (Playwright traces),
-`--xr-artifacts DIR` (default `.xrtest-artifacts`), `--xr-timeout SECONDS` (default bound of an
-XR test's call; the `xr_timeout` marker overrides it), `--xr-report FILE` (JSON results).
+`--xr-no-recording` (record nothing, not even failed tests: for runs whose artifacts nobody
+reads, such as `genxr validate`), `--xr-artifacts DIR` (default `.xrtest-artifacts`),
+`--xr-timeout SECONDS` (default bound of an XR test's call; the `xr_timeout` marker overrides
+it), `--xr-report FILE` (JSON results).
 """
 
 from __future__ import annotations
@@ -109,6 +111,7 @@ class _State:
     timeout_s: float
     report: Path | None
     backend: str = "xrblocks"
+    no_recording: bool = False
     video: bool | None = None  # decided on first use (needs an ffmpeg)
     # From the test reports (so that they also reach an xdist controller): node id -> result.
     results: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -154,6 +157,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="Keep video and key frames of every XR test (default: failed tests only)",
     )
+    group.addoption(
+        "--xr-no-recording",
+        action="store_true",
+        default=False,
+        help="Record nothing (no video, no key frames), not even for failed tests",
+    )
     group.addoption("--xr-trace", action="store_true", default=False, help="Record a Playwright trace per XR test")
     group.addoption(
         "--xr-artifacts",
@@ -198,6 +207,8 @@ def pytest_configure(config: pytest.Config) -> None:
         "e.g. input_mode='hand'); scenes do not apply to IWER",
     )
     app = config.getoption("--xr-app") or os.environ.get(APP_ENV_VAR) or None
+    if config.getoption("--xr-no-recording") and (config.getoption("--xr-record") or config.getoption("--xr-trace")):
+        raise pytest.UsageError("--xr-no-recording contradicts --xr-record and --xr-trace")
     invocation = config.invocation_params.dir
     app_dir = (invocation / app).resolve() if app else None
     if app_dir is not None and not app_dir.is_dir():
@@ -212,6 +223,7 @@ def pytest_configure(config: pytest.Config) -> None:
         scenes=scenes,
         record=bool(config.getoption("--xr-record")),
         trace=bool(config.getoption("--xr-trace")),
+        no_recording=bool(config.getoption("--xr-no-recording")),
         artifacts=(invocation / artifacts).resolve(),
         timeout_s=float(config.getoption("--xr-timeout") or 0),
         report=(invocation / report).resolve() if report else None,
@@ -368,7 +380,7 @@ def xr(
     An `XRTestSession` (XR Blocks' simulator), or an `IWERTestSession` for tests marked
     `xr_backend("iwer")` or run with `--xr-backend iwer`. Raises `AppInitError` (the test is an
     error) when the app does not initialise. Closed after the test; its recording is kept when
-    the test failed or with `--xr-record`.
+    the test failed or with `--xr-record`; nothing is recorded with `--xr-no-recording`.
     """
     state: _State = request.config.stash[_STATE]
     variant: XRVariant = getattr(request, "param", None) or XRVariant()
@@ -378,11 +390,14 @@ def xr(
         from xrbench.xrtest.browser import video_supported
 
         state.video = video_supported()
-    recorder = Recorder(state.artifacts / artifact_dir_name(item.nodeid), video=state.video, trace=state.trace)
-    if not state.video:
-        recorder.notes.append("no video: no ffmpeg found (install imageio-ffmpeg, or set $XRBENCH_FFMPEG)")
+    recorder: Recorder | None = None
+    if not state.no_recording:
+        recorder = Recorder(state.artifacts / artifact_dir_name(item.nodeid), video=state.video, trace=state.trace)
+        if not state.video:
+            recorder.notes.append("no video: no ffmpeg found (install imageio-ffmpeg, or set $XRBENCH_FFMPEG)")
     backend, options = _backend(item, state)
-    common: dict[str, Any] = {"browser": xr_browser, "hooks": [recorder], "dominant_hand": variant.hand}
+    hooks = [recorder] if recorder is not None else []
+    common: dict[str, Any] = {"browser": xr_browser, "hooks": hooks, "dominant_hand": variant.hand}
     session: XRTestSession | IWERTestSession
     try:
         if backend == "iwer":
@@ -407,8 +422,9 @@ def xr(
     finally:
         timed_out = _TIMED_OUT in item.stash
         keep = state.record or timed_out or _failed(item)
-        recorder.keep = keep
-        recorder.page_usable = not timed_out
+        if recorder is not None:
+            recorder.keep = keep
+            recorder.page_usable = not timed_out
         session.reusable = not timed_out
         session.close()
         _finish_recording(item, state, recorder, keep=keep)
@@ -419,7 +435,9 @@ def _failed(item: pytest.Item) -> bool:
     return any(r.failed for r in reports.values())
 
 
-def _finish_recording(item: pytest.Item, state: _State, recorder: Recorder, *, keep: bool) -> None:
+def _finish_recording(item: pytest.Item, state: _State, recorder: Recorder | None, *, keep: bool) -> None:
+    if recorder is None:
+        return
     kept = recorder.finalize(keep)
     if kept is not None:
         item.user_properties.append((PROP_ARTIFACTS, str(kept)))
