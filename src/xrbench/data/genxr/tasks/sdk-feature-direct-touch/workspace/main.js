@@ -13,7 +13,10 @@ function handOf(event) {
   return event?.source?.handedness ?? 'none';
 }
 
-/** A 10 cm key: lit while touched; counts touches, touch ends and the hands that touched it. */
+/**
+ * A 10 cm key: lit while touched; counts touches, touch ends, the frames it was held down and
+ * the hands that touched it.
+ */
 class TouchKey extends xb.Script {
   constructor(name, x, color) {
     super();
@@ -28,7 +31,7 @@ class TouchKey extends xb.Script {
       new THREE.MeshStandardMaterial({color: 0x555555}));
     this.key.name = this.keyName;
     this.key.position.set(this.keyX, 1.25, -0.55);
-    this.state = tag(this.key, this.keyName, {touching: false, touches: 0, ends: 0, hands: []});
+    this.state = tag(this.key, this.keyName, {touching: false, touches: 0, ends: 0, held: 0, hands: []});
     this.add(this.key);
   }
 
@@ -37,6 +40,10 @@ class TouchKey extends xb.Script {
     this.state.touches += 1;
     this.state.hands.push(handOf(event));
     this.key.material.color.setHex(this.color);
+  }
+
+  onObjectTouching() {
+    this.state.held += 1;
   }
 
   onObjectTouchEnd() {
