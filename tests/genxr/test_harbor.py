@@ -90,20 +90,43 @@ def test_the_exported_verifier_gives_genxr_verifys_verdict(exported, tmp_path, t
     assert {t["id"]: t["outcome"] for t in exported_verdict["tests"]} == {t["id"]: t["outcome"] for t in ours["tests"]}
 
 
+HARBOR = "harbor==0.26.0"
+HARBOR_VENV = Path(__file__).resolve().parents[2] / ".venv-harbor"  # reused between runs (ignored by git)
+
+
+def _runs_3_12(python: str) -> bool:
+    try:
+        proc = subprocess.run([python, "-c", "import sys; print(sys.version_info >= (3, 12))"], capture_output=True)
+    except OSError:
+        return False
+    return proc.returncode == 0 and proc.stdout.strip() == b"True"
+
+
 def newer_python() -> str | None:
-    """A Python >= 3.12 on this machine (Harbor needs one; xrbench's venv is 3.11), or None."""
-    for name in ("python3.14", "python3.13", "python3.12"):
-        if found := shutil.which(name):
-            return found
-    return None
+    """A Python >= 3.12 that runs (Harbor needs one; xrbench's venv is 3.11), or None.
+
+    Looked for on PATH, then among pyenv's installed versions (a pyenv shim on PATH does not run
+    a version that is not selected).
+    """
+    found = [p for name in ("python3.14", "python3.13", "python3.12") if (p := shutil.which(name))]
+    if shutil.which("pyenv"):
+        root = subprocess.run(["pyenv", "root"], capture_output=True, text=True).stdout.strip()
+        found += sorted((str(p) for p in Path(root).glob("versions/3.1[2-9]*/bin/python3")), reverse=True)
+    return next((p for p in found if _runs_3_12(p)), None)
 
 
 @pytest.mark.skipif(newer_python() is None, reason="no Python >= 3.12 on this machine (Harbor's own loader needs it)")
-def test_harbors_own_task_loader_reads_the_export(exported, tmp_path):
-    venv = tmp_path / "harbor-venv"
-    subprocess.run([newer_python(), "-m", "venv", str(venv)], check=True)
-    pip = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "harbor"], capture_output=True, text=True)
-    assert pip.returncode == 0, pip.stderr[-2000:]
+def test_harbors_own_task_loader_reads_the_export(exported):
+    # Harbor in a venv of its own (installed from PyPI once, then reused), loading our export
+    # with its own task model.
+    python = HARBOR_VENV / "bin" / "python"
+    marker = HARBOR_VENV / f".installed-{HARBOR}"
+    if not marker.is_file():
+        shutil.rmtree(HARBOR_VENV, ignore_errors=True)
+        subprocess.run([newer_python(), "-m", "venv", str(HARBOR_VENV)], check=True)
+        pip = subprocess.run([str(python), "-m", "pip", "install", "-q", HARBOR], capture_output=True, text=True)
+        assert pip.returncode == 0, pip.stderr[-2000:]
+        marker.touch()
     script = (
         "import sys\n"
         "from pathlib import Path\n"
@@ -113,7 +136,7 @@ def test_harbors_own_task_loader_reads_the_export(exported, tmp_path):
         "    print(Path(d).name, len(t.instruction), t.config.agent.timeout_sec, t.config.verifier.timeout_sec)\n"
     )
     folders = [str(exported / t) for t in TASKS]
-    proc = subprocess.run([str(venv / "bin" / "python"), "-c", script, *folders], capture_output=True, text=True)
+    proc = subprocess.run([str(python), "-c", script, *folders], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr[-2000:]
     for line, task_id in zip(proc.stdout.splitlines(), TASKS, strict=True):
         name, chars, agent_timeout, _ = line.split()
