@@ -157,7 +157,8 @@ def make_repair_task(tmp_path, *, with_setup: bool = False):
     write(
         d / "task.toml",
         'id = "joint-count"\ntype = "sdk-repair"\ndifficulty = "easy"\ncapabilities = ["hands"]\n'
-        f'scenes = ["empty"]\n\n[verifier]\ntimeout_sec = 120\n\n[workspace]\ntemplate = "basic"\n\n[sdk]\nsubsystems = ["core"]\n{sdk}',
+        f'scenes = ["empty"]\n\n[verifier]\ntimeout_sec = 120\n\n[workspace]\ntemplate = "basic"\n\n'
+        f'[sdk]\nsubsystems = ["core"]\n{sdk}',
     )
     write(d / "instruction.md", "Hands report 24 joints instead of the 25 WebXR joints. Fix the SDK.\n")
     write(d / "tests" / "test_joints.py", SDK_TESTS)
