@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from xrbench.xrtest.errors import TagNotFoundError
@@ -248,6 +248,38 @@ def read_tagged(session: XRSession, tag: str | None = None) -> list[SceneNode]:
     """Tagged nodes of the app's scene, then of the simulated room (`node.root` says which)."""
     nodes = session.call("read.tagged", {"tag": tag})
     return [SceneNode.from_js(n) for n in nodes]
+
+
+DRAWN_KINDS = ("mesh", "line", "points", "sprite")
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A mesh, line, points or sprite of the app's scene that is shown (see `read_drawn`)."""
+
+    name: str
+    type: str  # three.js type: 'Mesh', 'InstancedMesh', 'Line2', ...
+    kind: str  # one of DRAWN_KINDS
+    geometry: str  # the geometry's type ('BoxGeometry', ...), '' when none
+    tags: tuple[str, ...]  # its own tag first, then its ancestors' (nearest first)
+    uuid: str = field(repr=False, compare=False)
+
+
+def read_drawn(session: XRSession, kinds: Iterable[str] = DRAWN_KINDS) -> list[Drawn]:
+    """What the app draws: shown meshes, lines, points and sprites of its scene, of `kinds`.
+
+    Shown means the object and all its ancestors are visible. XR Blocks' own systems (hand and
+    controller visuals, reticles, the simulator, detected planes) are left out.
+    """
+    wanted = set(kinds)
+    unknown = wanted - set(DRAWN_KINDS)
+    if unknown:
+        raise ValueError(f"unknown kinds {sorted(unknown)}; choose from {', '.join(DRAWN_KINDS)}")
+    return [
+        Drawn(d["name"], d["type"], d["kind"], d["geometry"], tuple(d["tags"]), d["uuid"])
+        for d in session.call("read.drawn")
+        if d["kind"] in wanted
+    ]
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ import math
 import secrets
 import shutil
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -745,6 +745,12 @@ class XRSession(PageSession):
         from xrbench.xrtest import readers
 
         return readers.read_tagged(self, tag)
+
+    def drawn(self, kinds: Iterable[str] = ("mesh", "line", "points", "sprite")) -> list[readers.Drawn]:
+        """Shown meshes, lines, points and sprites of the app's scene (XR Blocks' own systems left out)."""
+        from xrbench.xrtest import readers
+
+        return readers.read_drawn(self, kinds)
 
     def find(self, target: Any) -> readers.Target:
         """Resolve a tag, location, plane label, point, node or actor to world coordinates."""

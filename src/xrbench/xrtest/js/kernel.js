@@ -598,7 +598,7 @@ function register(token, modules) {
   pinNamespace(THREE, 'THREE');
   pinNamespace(xb, 'xb');
   pinInstance(core, 'xb.core');
-  for (const key of ['scene', 'scriptsManager', 'input', 'user']) {
+  for (const key of ['scene', 'scriptsManager', 'input', 'user', 'xrSystemsGroup']) {
     const value = hasOwn(core, key) ? core[key] : null;
     if (value !== null && typeof value === 'object') pinValue(core, key, `xb.core.${key}`);
   }

@@ -367,6 +367,36 @@
     return out;
   }
 
+  const DRAWN_KINDS = [['isMesh', 'mesh'], ['isLine', 'line'], ['isPoints', 'points'], ['isSprite', 'sprite']];
+
+  /**
+   * What the app draws: the meshes, lines, points and sprites of the app's scene that are shown
+   * (they and every ancestor visible), with their tags (own first, then their ancestors'). XR
+   * Blocks' own systems (`core.xrSystemsGroup`: hand and controller visuals, reticles, the
+   * simulator, detected planes) are left out; the group is pinned, so the app cannot pass its
+   * scene off as one of them.
+   */
+  function drawn() {
+    const c = core();
+    const systems = c.xrSystemsGroup;
+    const out = [];
+    const visit = (object, tags) => {
+      guard(object, object.name ? `the object '${object.name}'` : 'an object');
+      if (!object.visible || object === systems) return;
+      const d = object.userData && object.userData.xrblocksDevtools;
+      const own = d && d.tag != null ? [String(d.tag), ...tags] : tags;
+      const kind = DRAWN_KINDS.find(([flag]) => object[flag] === true);
+      if (kind) {
+        const geometry = object.geometry && typeof object.geometry === 'object' ? object.geometry.type : '';
+        out.push({name: String(object.name || ''), type: String(object.type || object.constructor.name),
+                  kind: kind[1], geometry: String(geometry || ''), tags: own, uuid: object.uuid});
+      }
+      for (const child of object.children) visit(child, own);
+    };
+    visit(c.scene, []);
+    return out;
+  }
+
   /** Detected planes (`xb.world.planes`) with world-space boxes, and depth availability. */
   function world() {
     const c = core();
@@ -433,5 +463,5 @@
                                           node: node(r.object, 'simulator', [])}));
   }
 
-  state.ops.read = {install, events, tagged, world, hand, objects, node, uiRect, uiLayout};
+  state.ops.read = {install, events, tagged, drawn, world, hand, objects, node, uiRect, uiLayout};
 })();

@@ -98,24 +98,6 @@ _VERTICES_JS = """
 }
 """
 
-# Visible meshes, lines, points and sprites of the app's scene (XR Blocks' own systems, such as
-# hand and controller visuals and reticles, left out).
-_VISIBLE_JS = """
-(h) => {
-  const scene = h.guard(h.core.scene, 'the scene');
-  const systems = h.core.xrSystemsGroup;
-  const shown = (o) => { for (let p = o; p; p = p.parent) if (!p.visible || p === systems) return false; return true; };
-  const out = [];
-  scene.traverse((o) => {
-    h.guard(o, o.name || o.type);
-    if ((o.isMesh || o.isLine || o.isPoints || o.isSprite) && shown(o)) {
-      out.push({type: o.type, name: o.name || '', geometry: (o.geometry && o.geometry.type) || ''});
-    }
-  });
-  return out;
-}
-"""
-
 
 def strokes(xr) -> list[dict]:
     """Every tagged stroke: {'uuid', 'state', 'points': world-space vertices, 'parts'}."""
@@ -304,7 +286,7 @@ def assert_unmoved(xr, before: list[dict], what: str) -> None:
 def test_nothing_is_drawn_until_a_pinch(xr):
     xr.step(2)
     assert_count(xr, 0, "at the start")
-    visible = xr.probe(_VISIBLE_JS)
+    visible = xr.drawn()
     assert not visible, f"expected nothing drawn at the start (the cylinder removed); observed {visible}"
     dom, other = xr.hand("dominant"), xr.hand("non_dominant")
     s = side(xr, "dominant")
@@ -317,7 +299,7 @@ def test_nothing_is_drawn_until_a_pinch(xr):
     dom.set_pose("relaxed")
     other.set_pose("relaxed")
     dom.move_by((0.05 * s, 0.05, 0.05), speed=0.5)
-    visible = xr.probe(_VISIBLE_JS)
+    visible = xr.drawn()
     assert not visible, f"expected nothing drawn by hands moving without a pinch; observed {visible}"
     assert_no_errors(xr)
 

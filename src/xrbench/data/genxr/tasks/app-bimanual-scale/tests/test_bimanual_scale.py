@@ -85,21 +85,6 @@ _SAMPLE_JS = """
 }
 """
 
-# Visible meshes of the app's scene with their geometry's type (XR Blocks' own systems left out).
-_MESHES_JS = """
-(h) => {
-  const scene = h.guard(h.core.scene, 'the scene');
-  const systems = h.core.xrSystemsGroup;
-  const shown = (o) => { for (let p = o; p; p = p.parent) if (!p.visible || p === systems) return false; return true; };
-  const out = [];
-  scene.traverse((o) => {
-    h.guard(o, o.name || o.type);
-    if (o.isMesh && shown(o)) out.push({name: o.name || '', geometry: (o.geometry && o.geometry.type) || ''});
-  });
-  return out;
-}
-"""
-
 
 def _fmt(p: Sequence[float]) -> str:
     return "(" + ", ".join(f"{v:.3f}" for v in p) + ")"
@@ -317,7 +302,7 @@ def test_a_cube_replaces_the_cylinder(xr):
     assert obs.hands() == 0 and obs.scale() == pytest.approx(1.0, abs=0.01), (
         f"expected state {{hands: 0, scale: 1}} at the start; observed {obs.state!r}"
     )
-    cylinders = [m for m in xr.probe(_MESHES_JS) if "Cylinder" in m["geometry"]]
+    cylinders = [m for m in xr.drawn(("mesh",)) if "Cylinder" in m.geometry]
     assert not cylinders, f"expected the cylinder replaced by the cube; observed visible cylinders {cylinders}"
     assert_no_errors(xr)
 

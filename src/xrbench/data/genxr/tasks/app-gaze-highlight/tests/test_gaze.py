@@ -101,22 +101,6 @@ _READ_JS = """
 }
 """
 
-# Visible meshes of the app's scene, with their geometry's type (XR Blocks' own systems, such as
-# hand and controller visuals and reticles, left out).
-_MESHES_JS = """
-(h) => {
-  const scene = h.guard(h.core.scene, 'the scene');
-  const systems = h.core.xrSystemsGroup;
-  const shown = (o) => { for (let p = o; p; p = p.parent) if (!p.visible || p === systems) return false; return true; };
-  const out = [];
-  scene.traverse((o) => {
-    h.guard(o, o.name || o.type);
-    if (o.isMesh && shown(o)) out.push({name: o.name || '', geometry: (o.geometry && o.geometry.type) || ''});
-  });
-  return out;
-}
-"""
-
 
 def _sub(a: Sequence[float], b: Sequence[float]) -> Vec:
     return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
@@ -308,7 +292,7 @@ def test_three_targets_on_the_arc_replace_the_cylinder(xr):
             f"expected the tagged object to be the {name} sphere itself (its position the sphere's centre); "
             f"observed its position {_fmt(t['position'])}, {apart:.3f} m from the centre {_fmt(t['centre'])}"
         )
-    cylinders = [m for m in xr.probe(_MESHES_JS) if "Cylinder" in m["geometry"]]
+    cylinders = [m for m in xr.drawn(("mesh",)) if "Cylinder" in m.geometry]
     assert not cylinders, f"expected the cylinder replaced by the targets; observed visible cylinders {cylinders}"
     expect(r, "centre", "at the start, looking straight ahead at the centre target", None)
     assert_no_errors(xr)

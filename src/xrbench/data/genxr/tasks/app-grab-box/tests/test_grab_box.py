@@ -53,22 +53,6 @@ pytestmark = pytest.mark.xr_scenes("empty")
 
 Vec = tuple[float, float, float]
 
-# Visible meshes of the app's scene, with their geometry's type (XR Blocks' own systems, such as
-# hand and controller visuals and reticles, left out).
-_MESHES_JS = """
-(h) => {
-  const scene = h.guard(h.core.scene, 'the scene');
-  const systems = h.core.xrSystemsGroup;
-  const shown = (o) => { for (let p = o; p; p = p.parent) if (!p.visible || p === systems) return false; return true; };
-  const out = [];
-  scene.traverse((o) => {
-    h.guard(o, o.name || o.type);
-    if (o.isMesh && shown(o)) out.push({name: o.name || '', geometry: (o.geometry && o.geometry.type) || ''});
-  });
-  return out;
-}
-"""
-
 # One frame's reading in one call: every object tagged `tag` (world position, state.grabbed) and
 # the world positions and orientations of one hand's 25 joints and of its controller.
 _SAMPLE_JS = """
@@ -333,7 +317,7 @@ def test_a_box_replaces_the_cylinder(xr):
         f"{_fmt(node.position)}, {apart:.3f} m from the box's centre {_fmt(centre)}"
     )
     assert grabbed_of(node) is False, f"expected state.grabbed false before any grab; observed {node.state!r}"
-    cylinders = [m for m in xr.probe(_MESHES_JS) if "Cylinder" in m["geometry"]]
+    cylinders = [m for m in xr.drawn(("mesh",)) if "Cylinder" in m.geometry]
     assert not cylinders, f"expected the cylinder replaced by the box; observed visible cylinders {cylinders}"
     assert_no_errors(xr)
 

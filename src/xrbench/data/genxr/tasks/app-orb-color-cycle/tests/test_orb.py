@@ -60,22 +60,6 @@ PICTURE = 96  # pixels, the side of the off-screen picture of the orb
 
 Vec = tuple[float, float, float]
 
-# Visible meshes of the app's scene, with their geometry's type (XR Blocks' own systems, such as
-# hand and controller visuals and reticles, left out).
-_MESHES_JS = """
-(h) => {
-  const scene = h.guard(h.core.scene, 'the scene');
-  const systems = h.core.xrSystemsGroup;
-  const shown = (o) => { for (let p = o; p; p = p.parent) if (!p.visible || p === systems) return false; return true; };
-  const out = [];
-  scene.traverse((o) => {
-    h.guard(o, o.name || o.type);
-    if (o.isMesh && shown(o)) out.push({name: o.name || '', geometry: (o.geometry && o.geometry.type) || ''});
-  });
-  return out;
-}
-"""
-
 # How far the world-space vertices of the object tagged `tag` lie from the centre of their box (a
 # sphere's all lie at one radius), and how many distinct vertices it has.
 _SHAPE_JS = """
@@ -371,7 +355,7 @@ def test_an_orb_replaces_the_cylinder_and_stays_there(xr):
         f"expected the orb's centre at {CENTRE}, straight ahead at eye height 1.0 m away (within {CENTRE_TOL} m); "
         f"observed {_fmt(centre)}, {off:.3f} m off"
     )
-    cylinders = [m for m in xr.probe(_MESHES_JS) if "Cylinder" in m["geometry"]]
+    cylinders = [m for m in xr.drawn(("mesh",)) if "Cylinder" in m.geometry]
     assert not cylinders, f"expected the cylinder replaced by the orb; observed visible cylinders {cylinders}"
     orb = Orb(xr)
     orb.read()

@@ -41,24 +41,6 @@ PINCH_FRAMES = 24  # the fingers close (and open) over these frames
 
 Vec = tuple[float, float, float]
 
-# Visible meshes, lines, points and sprites of the app's scene (XR Blocks' own systems, such as
-# hand and controller visuals and reticles, left out).
-_VISIBLE_JS = """
-(h) => {
-  const scene = h.guard(h.core.scene, 'the scene');
-  const systems = h.core.xrSystemsGroup;
-  const shown = (o) => { for (let p = o; p; p = p.parent) if (!p.visible || p === systems) return false; return true; };
-  const out = [];
-  scene.traverse((o) => {
-    h.guard(o, o.name || o.type);
-    if ((o.isMesh || o.isLine || o.isPoints || o.isSprite) && shown(o)) {
-      out.push({type: o.type, name: o.name || '', geometry: (o.geometry && o.geometry.type) || ''});
-    }
-  });
-  return out;
-}
-"""
-
 # The shape of every object tagged `tag`: how far its world-space vertices lie from the centre of
 # their bounding box (a sphere's all lie at one radius) and how many distinct vertices it has.
 _SHAPES_JS = """
@@ -225,7 +207,7 @@ def assert_unmoved(xr, made: Sequence[Pinch], what: str) -> None:
 def test_the_scene_starts_empty(xr):
     xr.step(2)
     assert_count(xr, 0, "before any pinch")
-    visible = xr.probe(_VISIBLE_JS)
+    visible = xr.drawn()
     assert not visible, f"expected an empty scene at the start (the cylinder removed); observed {visible}"
     assert_no_errors(xr)
 

@@ -159,31 +159,6 @@ _AUDIO_JS = """
 }
 """
 
-# Visible meshes, lines, points and sprites of the app's scene (XR Blocks' own systems left out),
-# and whether each is part of the speaker.
-_VISIBLE_JS = """
-(h, tag) => {
-  const scene = h.guard(h.core.scene, 'the scene');
-  const systems = h.core.xrSystemsGroup;
-  const shown = (o) => { for (let p = o; p; p = p.parent) if (!p.visible || p === systems) return false; return true; };
-  const underTag = (o) => {
-    for (let p = o; p; p = p.parent) {
-      const d = p.userData && p.userData.xrblocksDevtools;
-      if (d && String(d.tag) === tag) return true;
-    }
-    return false;
-  };
-  const out = [];
-  scene.traverse((o) => {
-    h.guard(o, o.name || o.type);
-    if ((o.isMesh || o.isLine || o.isPoints || o.isSprite) && shown(o) && !underTag(o)) {
-      out.push({type: o.type, name: o.name || '', geometry: (o.geometry && o.geometry.type) || ''});
-    }
-  });
-  return out;
-}
-"""
-
 
 def withhold_planes(xr) -> None:
     """From the first frame on, plane detection has detected nothing (yet)."""
@@ -342,7 +317,7 @@ def test_a_speaker_of_the_stated_size_rests_on_the_table_and_stays_there(xr):
             f"{SIZE_TOL} m); observed {got:.3f} m along {axis} (size {_fmt(size)}; the tagged object must hold all "
             "of the speaker)"
         )
-    others = xr.probe(_VISIBLE_JS, SPEAKER)
+    others = [d for d in xr.drawn() if SPEAKER not in d.tags]
     assert not others, f"expected the app to show nothing but the speaker (the cylinder removed); observed {others}"
     where = node.position
     xr.wait(1000)

@@ -258,29 +258,10 @@ def one_each(made: Sequence[Made], hands: Sequence[str], what: str) -> None:
     )
 
 
-# Visible meshes, lines, points and sprites of the app's scene (XR Blocks' own systems, such as
-# hand and controller visuals and reticles, left out).
-_VISIBLE_JS = """
-(h) => {
-  const scene = h.guard(h.core.scene, 'the scene');
-  const systems = h.core.xrSystemsGroup;
-  const shown = (o) => { for (let p = o; p; p = p.parent) if (!p.visible || p === systems) return false; return true; };
-  const out = [];
-  scene.traverse((o) => {
-    h.guard(o, o.name || o.type);
-    if ((o.isMesh || o.isLine || o.isPoints || o.isSprite) && shown(o)) {
-      out.push({type: o.type, name: o.name || '', geometry: (o.geometry && o.geometry.type) || ''});
-    }
-  });
-  return out;
-}
-"""
-
-
 def test_the_scene_starts_empty(xr):
     xr.step(2)
     assert_star_count(xr, 0, "before any thumbs-up")
-    visible = xr.probe(_VISIBLE_JS)
+    visible = xr.drawn()
     assert not visible, f"expected an empty scene at the start (the cylinder removed); observed {visible}"
     assert_no_errors(xr)
 

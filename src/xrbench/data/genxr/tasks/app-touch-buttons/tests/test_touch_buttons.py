@@ -134,21 +134,6 @@ _SHAPES_JS = """
 }
 """
 
-# Visible meshes of the app's scene with their geometry's type (XR Blocks' own systems left out).
-_MESHES_JS = """
-(h) => {
-  const scene = h.guard(h.core.scene, 'the scene');
-  const systems = h.core.xrSystemsGroup;
-  const shown = (o) => { for (let p = o; p; p = p.parent) if (!p.visible || p === systems) return false; return true; };
-  const out = [];
-  scene.traverse((o) => {
-    h.guard(o, o.name || o.type);
-    if (o.isMesh && shown(o)) out.push({name: o.name || '', geometry: (o.geometry && o.geometry.type) || ''});
-  });
-  return out;
-}
-"""
-
 
 def _fmt(p: Sequence[float]) -> str:
     return "(" + ", ".join(f"{v:.3f}" for v in p) + ")"
@@ -366,7 +351,7 @@ def test_buttons_and_lights_stand_where_stated_and_start_off(xr):
     for k in (1, 2, 3):
         w.assert_light(k, on=False, toggles=0, when="at start-up")
     assert_geometry(xr)
-    cylinders = [m for m in xr.probe(_MESHES_JS) if "Cylinder" in m["geometry"]]
+    cylinders = [m for m in xr.drawn(("mesh",)) if "Cylinder" in m.geometry]
     assert not cylinders, f"expected the starting app's cylinder removed; observed visible cylinders {cylinders}"
     for role in ("dominant", "non_dominant"):
         xr.hand(role).move_by((0.0, 0.05, -0.05))
