@@ -75,6 +75,19 @@ def test_declared_test_that_never_reports_is_a_failure():
     assert v.tests[1].message == "declared but never reported"
 
 
+def test_tests_after_the_first_failure_of_a_fail_fast_run_say_they_were_not_run():
+    fast = run_of(F, exit_first=True)
+    v = grade("t", TaskType.APP, declared(None, None), fast)
+    assert not v.passed and v.infra_error is None
+    assert [(t.outcome, t.message) for t in v.tests][1] == (
+        Outcome.MISSING,
+        "not run: the run stopped at its first failure",
+    )
+    # Without a failure a fail-fast run has no reason to stop: a missing test is still unexplained.
+    v = grade("t", TaskType.APP, declared(None, None), run_of(P, exit_first=True))
+    assert v.tests[1].message == "declared but never reported"
+
+
 def test_collection_error_fails_the_file_tests():
     d = [*declared(None), DeclaredTest("tests/test_b.py::test_x", "tests/test_b.py", 1, None)]
     run = run_of(P, exit_code=1, collection_errors=(("tests/test_b.py", "ImportError: nope"),))

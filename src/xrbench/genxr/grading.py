@@ -111,6 +111,7 @@ class RunReport:
     build_error: str | None = None  # the candidate's SDK did not build
     duration_sec: float | None = None
     output_tail: str = ""
+    exit_first: bool = False  # pytest was told to stop at the first failure (`-x`)
     extra: dict = field(default_factory=dict)  # runner metadata for details.json (paths, args, build time)
 
 
@@ -242,6 +243,14 @@ def _parse_infra(text: str) -> tuple[InfraClass, str]:
         return InfraClass.RUNNER_ERROR, text
 
 
+def _why_missing(run: RunReport, results: Iterable[TestResult], default: str = "declared but never reported") -> str:
+    if run.timed_out:
+        return "did not finish before the timeout"
+    if run.exit_first and any(r.outcome in (Outcome.FAILED, Outcome.ERROR) for r in results):
+        return "not run: the run stopped at its first failure"
+    return default
+
+
 def grade(task_id: str, task_type: TaskType, declared: Sequence[DeclaredTest], run: RunReport) -> Verdict:
     """The verdict for one candidate, from the task's declared tests and what the run reported."""
     tests: list[TestVerdict] = []
@@ -265,8 +274,7 @@ def grade(task_id: str, task_type: TaskType, declared: Sequence[DeclaredTest], r
                     msg = f"test file did not collect: {collection_errors[d.file]}"
                     tests.append(TestVerdict(d.id, Outcome.ERROR, msg, d.kind, True))
                 else:
-                    why = "did not finish before the timeout" if run.timed_out else "declared but never reported"
-                    tests.append(TestVerdict(d.id, Outcome.MISSING, why, d.kind, True))
+                    tests.append(TestVerdict(d.id, Outcome.MISSING, _why_missing(run, results.values()), d.kind, True))
                 continue
             for r in sorted(variants, key=lambda r: r.id):
                 seen.add(r.id)
@@ -280,7 +288,7 @@ def grade(task_id: str, task_type: TaskType, declared: Sequence[DeclaredTest], r
             seen.add(r.id)
         for node_id in run.collected or ():
             if node_id not in seen and base_id(node_id) not in declared_by_id:
-                why = "did not finish before the timeout" if run.timed_out else "collected but never reported"
+                why = _why_missing(run, results.values(), "collected but never reported")
                 tests.append(TestVerdict(node_id, Outcome.MISSING, why, None, True))
                 seen.add(node_id)
         for file, message in run.collection_errors:
@@ -624,6 +632,7 @@ def run_task_tests(
             duration_sec=round(time.perf_counter() - t0, 3),
             output_tail=_tail(output),
             extra=extra,
+            exit_first="-x" in args or "--exitfirst" in args,
         )
         if not junit.is_file():
             # A killed run writes no JUnit XML: grade what the plugin's log saw finish.
