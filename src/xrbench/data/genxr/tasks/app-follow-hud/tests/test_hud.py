@@ -118,22 +118,6 @@ _EXTENT_JS = """
 }
 """
 
-# Visible meshes of the app's scene, with their geometry's type (XR Blocks' own systems, such as
-# hand and controller visuals and reticles, left out).
-_MESHES_JS = """
-(h) => {
-  const scene = h.guard(h.core.scene, 'the scene');
-  const systems = h.core.xrSystemsGroup;
-  const shown = (o) => { for (let p = o; p; p = p.parent) if (!p.visible || p === systems) return false; return true; };
-  const out = [];
-  scene.traverse((o) => {
-    h.guard(o, o.name || o.type);
-    if (o.isMesh && shown(o)) out.push({name: o.name || '', geometry: (o.geometry && o.geometry.type) || ''});
-  });
-  return out;
-}
-"""
-
 
 def _rotate(q: Sequence[float], v: Sequence[float]) -> Vec:
     """`v` rotated by the unit quaternion `q` = (x, y, z, w)."""
@@ -287,7 +271,7 @@ def test_the_hud_panel_replaces_the_cylinder_and_rests_ahead_below_the_eyes(xr):
         f"expected a panel 0.3 m wide (local x), 0.15 m high (local y) and at most 2 cm thick (local z); "
         f"observed {w:.3f} x {hgt:.3f} x {t:.3f} m"
     )
-    cylinders = [m for m in xr.probe(_MESHES_JS) if "Cylinder" in m["geometry"]]
+    cylinders = [m for m in xr.drawn(("mesh",)) if "Cylinder" in m.geometry]
     assert not cylinders, f"expected the starting app's cylinder to be replaced by the HUD; observed {cylinders}"
     f = assert_at_rest(xr, "1 s after start-up")
     assert abs(f.hud[1] - (f.eyes[1] - BELOW)) <= REST_TOL, (
