@@ -505,10 +505,17 @@ class XRSession(PageSession):
         return self.call("probe", {"source": source, "arg": arg})
 
     def audio(self) -> list[dict[str, Any]]:
-        """Every sound the page started, in order: {'kind', 'frame', 'frequency'} (see `probe`).
+        """Every sound the page started, in order (see `probe`): {'kind', 'frame', 'frequency',
+        'duration', 'stop_frame', 'stop_delay'}.
 
         `kind` is 'oscillator', 'buffer', 'source' (another Web Audio source node) or 'media' (an
         audio element's `play()`); `frequency` is an oscillator's, in Hz, when it started.
+        `duration` (seconds) is how long the sound plays when that was fixed in the frame it
+        started: a `stop(when)` in that frame (as XR Blocks' `playTone` does), a buffer's length
+        or `start`'s duration argument; None for one that plays until stopped later. Such a later
+        `stop()` sets `stop_frame` (the frame it was called in) and `stop_delay` (seconds after
+        that call the sound ends). Audio-clock times are read as the browser's audio clock gives
+        them (to a render quantum, about 3 ms).
         """
         return self.probe("(h) => h.audio")
 

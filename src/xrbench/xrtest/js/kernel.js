@@ -42,7 +42,7 @@ const H = {
   registered: false,   // the harness page module ran and proved itself
   THREE: null,
   xb: null,
-  audio: [],           // every sound the page started: {kind, frame, frequency}
+  audio: [],           // every sound the page started: {kind, frame, frequency, duration, stop_frame}
   tampered: [],        // what was found changed, in words
   ops: {},             // name -> function(args); `run` dispatches here
 };
@@ -248,14 +248,50 @@ globalThis.addEventListener('unhandledrejection', (event) => {
   };
   const isOscillator = (node) => OscillatorNode && node instanceof OscillatorNode;
   const isBuffer = (node) => AudioBufferSourceNode && node instanceof AudioBufferSourceNode;
-  const record = (node, kind) => {
+  // A started Web Audio source: its log entry and when (audio-clock seconds) it starts sounding.
+  const started = new WeakMap();
+  const at = (node, when) => {
+    const now = node.context ? node.context.currentTime : 0;
+    return Number.isFinite(when) && when > now ? when : now;
+  };
+  // How long a buffer plays when nothing stops it: to its end (null when it loops).
+  const bufferLength = (node, offset, duration) => {
+    if (Number.isFinite(duration)) return Math.max(0, duration);
+    if (node.loop || !node.buffer) return null;
+    const rate = param(node.playbackRate, 1) * cents(node);
+    return rate > 0 ? Math.max(0, node.buffer.duration - (Number.isFinite(offset) ? offset : 0)) / rate : null;
+  };
+  const record = (node, kind, args) => {
     if (H.audio.length >= AUDIO_LOG_LIMIT) return;
-    let frequency = null;
+    let frequency = null, duration = null;
     try {
       if (isOscillator(node)) frequency = param(node.frequency, null) * cents(node);
-      else if (isBuffer(node)) frequency = bufferPitch(node);
+      else if (isBuffer(node)) {
+        frequency = bufferPitch(node);
+        duration = bufferLength(node, args[1], args[2]);
+      }
     } catch { /* an unreadable pitch is unknown, not an error of the app */ }
-    H.audio.push({kind, frame: H.frames, frequency: Number.isFinite(frequency) ? frequency : null});
+    const entry = {kind, frame: H.frames, frequency: Number.isFinite(frequency) ? frequency : null,
+                   duration, stop_frame: null, stop_delay: null};
+    H.audio.push(entry);
+    if (kind !== 'media') {
+      try { started.set(node, {entry, start: at(node, args[0])}); } catch { /* not a node */ }
+    }
+  };
+  // stop(): in the frame the sound started it fixes the sound's length (what XR Blocks'
+  // playTone and most apps do: start now, stop at now + duration); in a later frame the log
+  // keeps that frame (virtual time) and when after it the sound ends.
+  const recordStop = (node, when) => {
+    const s = started.get(node);
+    if (!s || s.stopped) return;
+    s.stopped = true;
+    const end = Math.max(0, at(node, when) - s.start);
+    if (s.entry.frame === H.frames) {
+      s.entry.duration = s.entry.duration === null ? end : Math.min(s.entry.duration, end);
+    } else {
+      s.entry.stop_frame = H.frames;
+      s.entry.stop_delay = Math.max(0, at(node, when) - (node.context ? node.context.currentTime : 0));
+    }
   };
   const replace = (proto, key, label, descriptor) => {
     defineProperty(proto, key, descriptor);
@@ -270,7 +306,7 @@ globalThis.addEventListener('unhandledrejection', (event) => {
         // The simulator's camera feed is a <video>: not a sound.
         if (!(HTMLVideoElement && this instanceof HTMLVideoElement)) {
           record(this, isOscillator(this) ? 'oscillator' : isBuffer(this) ? 'buffer'
-            : HTMLMediaElement && this instanceof HTMLMediaElement ? 'media' : 'source');
+            : HTMLMediaElement && this instanceof HTMLMediaElement ? 'media' : 'source', args);
         }
         return apply(original, this, args);
       },
@@ -281,6 +317,16 @@ globalThis.addEventListener('unhandledrejection', (event) => {
             'AudioScheduledSourceNode.prototype.start');
   wrapStart(AudioBufferSourceNode && AudioBufferSourceNode.prototype, 'start', 'AudioBufferSourceNode.prototype.start');
   wrapStart(HTMLMediaElement && HTMLMediaElement.prototype, 'play', 'HTMLMediaElement.prototype.play');
+  if (AudioScheduledSourceNode && typeof AudioScheduledSourceNode.prototype.stop === 'function') {
+    const stop = AudioScheduledSourceNode.prototype.stop;
+    replace(AudioScheduledSourceNode.prototype, 'stop', 'AudioScheduledSourceNode.prototype.stop', {
+      value: {stop(...args) {
+        try { recordStop(this, args[0]); } catch { /* the log never breaks the app's audio */ }
+        return apply(stop, this, args);
+      }}.stop,
+      writable: true, configurable: true, enumerable: false,
+    });
+  }
   if (AudioParam) {
     const proto = AudioParam.prototype;
     const value = getOwnPropertyDescriptor(proto, 'value');

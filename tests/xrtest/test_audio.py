@@ -1,0 +1,43 @@
+"""The sound log (`xr.audio()`): when each sound starts, its pitch and how long it plays."""
+
+from __future__ import annotations
+
+import pytest
+
+from xrbench.xrtest.errors import TamperingError
+
+pytestmark = pytest.mark.xr
+
+QUANTUM = 0.01  # the audio clock advances a render quantum (128 samples, about 3 ms) at a time
+
+
+def test_each_sound_is_logged_with_its_frame_pitch_and_length(open_session, test_apps):
+    s = open_session(test_apps / "sounds", scene="empty")
+    s.step(1)
+    first = s.frame
+    tone, held, once, loop, part = s.audio()
+    assert [e["kind"] for e in (tone, held, once, loop, part)] == [
+        "oscillator",
+        "oscillator",
+        "buffer",
+        "buffer",
+        "buffer",
+    ]
+    assert all(e["frame"] == first for e in (tone, held, once, loop, part))
+    assert tone["frequency"] == pytest.approx(440) and held["frequency"] == pytest.approx(330)
+    assert tone["duration"] == pytest.approx(0.5, abs=QUANTUM)  # playTone stops it in the same frame
+    assert once["duration"] == pytest.approx(0.25, abs=1e-3) and part["duration"] == pytest.approx(0.1, abs=1e-6)
+    assert loop["duration"] is None and held["duration"] is None and held["stop_frame"] is None
+    s.step(30)
+    held = s.audio()[1]
+    assert held["stop_frame"] == first + 30 and held["duration"] is None
+    assert held["stop_delay"] == pytest.approx(0.2, abs=QUANTUM)
+    assert len(s.audio()) == 5  # stopping is not starting
+
+
+def test_an_app_cannot_hide_a_stop_from_the_log(open_session, test_apps):
+    s = open_session(test_apps / "sounds", scene="empty")
+    s.step(1)
+    s.page.evaluate("() => { AudioScheduledSourceNode.prototype.stop = function () {}; }")
+    with pytest.raises(TamperingError, match=r"AudioScheduledSourceNode\.prototype\.stop"):
+        s.step(1)
