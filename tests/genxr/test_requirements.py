@@ -156,6 +156,26 @@ def test_prepare_builds_a_mutant_on_its_valid_solution(tmp_path):
     assert "Math.min(this.colorIndex + 1, 1)" in (dest / "main.js").read_text()
 
 
+def test_the_starting_workspace_is_prepared_without_reading_the_solutions(tmp_path):
+    """A solution being written (here a mutant naming no requirement) must neither stop nor show
+    itself to whoever prepares the starting workspace, e.g. a blind author or an agent."""
+    from typer.testing import CliRunner
+
+    from xrbench.cli.genxr_cmd import app
+
+    task_dir = task_with_requirements(tmp_path)
+    write(task_dir / "solutions" / "mutants" / "half-written-secret.patch", MUTANT)
+    with pytest.raises(ValidationError, match="half-written-secret"):
+        load_task(task_dir)
+    r = CliRunner().invoke(app, ["prepare", "--task", str(task_dir), "--dest", str(tmp_path / "ws")])
+    assert r.exit_code == 0, r.output
+    assert "secret" not in r.output and (tmp_path / "ws" / "main.js").is_file()
+    r = CliRunner().invoke(
+        app, ["prepare", "--task", str(task_dir), "--solution", "valid/ok", "--dest", str(tmp_path / "ok")]
+    )
+    assert r.exit_code != 0 and "half-written-secret" in r.output  # a solution's workspace still checks them
+
+
 def test_a_representative_validation_keeps_the_first_and_blind_valid_solutions_and_a_mutant_sample(
     tmp_path,
 ):

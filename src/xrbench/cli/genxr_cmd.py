@@ -388,7 +388,8 @@ def prepare(
     from xrbench.genxr.sdk import build_sdk
     from xrbench.genxr.workspace import materialize_solution, prepare_workspace
 
-    t = find_task(task, tasks)
+    # The starting workspace is what an agent gets: prepare it without reading the solutions.
+    t = find_task(task, tasks, solutions=solution is not None)
     if solution is None:
         prepare_workspace(t, dest)
     else:

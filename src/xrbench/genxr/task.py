@@ -1093,11 +1093,14 @@ def link_problems(task_dir: str | Path) -> list[Problem]:
 VERIFIER_COPY_FILE = "VERIFIER_COPY"  # marks a task copy made for a verifier: no solutions expected
 
 
-def load_task(task_dir: str | Path, *, strict: bool = False) -> Task:
+def load_task(task_dir: str | Path, *, strict: bool = False, solutions: bool = True) -> Task:
     """Load and validate one task directory; raises `ValidationError` listing every problem.
 
     `strict` adds the authoring rules that only `xrbench genxr check` enforces (`link_problems`):
     running a task never depends on them, so a run reports such a task as an infrastructure error.
+    `solutions=False` leaves the reference solutions unread (the task then has none): what an
+    agent's starting workspace needs, so no problem in them (nor their names) reaches whoever
+    prepares one.
     """
     task_dir = Path(task_dir)
     if not task_dir.is_dir():
@@ -1112,7 +1115,7 @@ def load_task(task_dir: str | Path, *, strict: bool = False) -> Task:
     elif not instruction.strip():
         problems.append(Problem(str(instruction_path), "", "", "the instruction is empty"))
     tests: list[DeclaredTest] = []
-    solutions: list[Solution] = []
+    found: list[Solution] = []
     if spec is not None:
         problems += _spec_problems(spec, task_dir, str(toml_path))
         tests, test_problems = declared_tests(task_dir, spec.type)
@@ -1121,15 +1124,13 @@ def load_task(task_dir: str | Path, *, strict: bool = False) -> Task:
             problems += _tag_problems(instruction, spec, str(instruction_path))
             problems += _leak_problems(instruction, tests, str(instruction_path))
     # A verifier's copy (e.g. a Harbor export's tests/task/) carries no solutions on purpose.
-    if (task_dir / VERIFIER_COPY_FILE).is_file():
-        solution_problems = []
-    else:
-        solutions, solution_problems = find_solutions(task_dir)
-    problems += solution_problems
+    if solutions and not (task_dir / VERIFIER_COPY_FILE).is_file():
+        found, solution_problems = find_solutions(task_dir)
+        problems += solution_problems
     if spec is not None:
-        req_problems, mutants = requirement_problems(spec, tests, solutions, str(toml_path), complete=strict)
+        req_problems, mutants = requirement_problems(spec, tests, found, str(toml_path), complete=strict and solutions)
         problems += req_problems
-        solutions = [s for s in solutions if s.kind != "mutant"] + mutants
+        found = [s for s in found if s.kind != "mutant"] + mutants
     if strict:
         problems += link_problems(task_dir)
         if spec is not None and spec.sdk is not None and not spec.sdk.subsystems and not spec.example:
@@ -1141,7 +1142,7 @@ def load_task(task_dir: str | Path, *, strict: bool = False) -> Task:
     if problems:
         raise ValidationError(problems)
     assert spec is not None
-    return Task(spec=spec, dir=task_dir, instruction=instruction, tests=tuple(tests), solutions=tuple(solutions))
+    return Task(spec=spec, dir=task_dir, instruction=instruction, tests=tuple(tests), solutions=tuple(found))
 
 
 def task_dirs(root: str | Path) -> list[Path]:
@@ -1172,13 +1173,13 @@ def load_tasks(root: str | Path = DEFAULT_TASKS_DIR, *, strict: bool = False) ->
     return tasks
 
 
-def find_task(id_or_dir: str | Path, root: str | Path = DEFAULT_TASKS_DIR) -> Task:
-    """A task given as a directory (holding task.toml) or as an id under `root`."""
+def find_task(id_or_dir: str | Path, root: str | Path = DEFAULT_TASKS_DIR, *, solutions: bool = True) -> Task:
+    """A task given as a directory (holding task.toml) or as an id under `root` (see `load_task`)."""
     p = Path(id_or_dir)
     if (p / TASK_FILE).is_file():
-        return load_task(p)
+        return load_task(p, solutions=solutions)
     candidate = Path(root) / str(id_or_dir)
     if (candidate / TASK_FILE).is_file():
-        return load_task(candidate)
+        return load_task(candidate, solutions=solutions)
     known = ", ".join(d.name for d in task_dirs(root)) if Path(root).is_dir() else "none"
     raise ValidationError([Problem(str(id_or_dir), "", "", f"no such task directory or task id (known: {known})")])
