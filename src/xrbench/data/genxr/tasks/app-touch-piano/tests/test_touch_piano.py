@@ -41,6 +41,7 @@ PRESS_MIN, PRESS_MAX = 0.004, 0.011  # 5-10 mm, with 1 mm for the fingertip's dr
 MOVED = 0.0015  # a key that moved less than this did not move
 PROMPT = 3  # frames: "within 50 ms" at 60 Hz
 DEPTH = 0.012  # how far a poke goes below the key's top
+LONGEST_NOTE = 1.25  # seconds: "a short tone (at most about one second)", with 25 % slack
 
 pytestmark = pytest.mark.xr_scenes("empty")
 
@@ -61,6 +62,16 @@ def sounds(xr, since: int) -> list[dict]:
 def sound_bursts(xr, since: int) -> list[int]:
     """Frames in which at least one sound started (a chord of oscillators counts once)."""
     return sorted({e["frame"] for e in sounds(xr, since)})
+
+
+def sound_length(xr, e: dict) -> float | None:
+    """How long a logged sound plays (s): fixed when it started, or up to a later stop(); None
+    while nothing has stopped it."""
+    if e["duration"] is not None:
+        return e["duration"]
+    if e["stop_frame"] is None:
+        return None
+    return (e["stop_frame"] - e["frame"]) * xr.dt_ms / 1000 + e["stop_delay"]
 
 
 def _sounds_like(hz, note: str) -> bool:
@@ -310,6 +321,11 @@ def test_a_touch_plays_the_key_at_once_and_only_once_and_presses_only_that_key(x
         f"expected one note for one touch held four seconds; observed sounds starting in frames {bursts}"
     )
     assert_states(xr, {"E4": (True, 1)}, "after the finger stayed in E4 for four seconds")
+    lengths = [sound_length(xr, e) for e in sounds(xr, since)]
+    assert all(n is not None and n <= LONGEST_NOTE for n in lengths), (
+        f"expected a short note (at most about one second) for the touch; observed sounds lasting "
+        f"{['still playing' if n is None else f'{n:.2f} s' for n in lengths]} four seconds after it started"
+    )
     assert_only_pressed(xr, "E4", rest, "after the finger stayed in E4 for four seconds")
     # Up and out, one frame at a time: E4 comes back up as the finger leaves it.
     tip = hand.fingertip
