@@ -514,8 +514,9 @@ class XRSession(PageSession):
         started: a `stop(when)` in that frame (as XR Blocks' `playTone` does), a buffer's length
         or `start`'s duration argument; None for one that plays until stopped later. Such a later
         `stop()` sets `stop_frame` (the frame it was called in) and `stop_delay` (seconds after
-        that call the sound ends). Audio-clock times are read as the browser's audio clock gives
-        them (to a render quantum, about 3 ms).
+        that call the sound ends). Audio-clock times come from the browser's audio clock, which runs
+        in wall-clock time and moves on between two reads of one frame: expect a few tens of
+        milliseconds of jitter under load, and compare lengths with a tolerance.
         """
         return self.probe("(h) => h.audio")
 
