@@ -35,6 +35,7 @@ from xrbench.xrtest.assertions import (
     assert_no_errors,
     assert_within_reach,
 )
+from xrbench.xrtest.session import rotate
 
 pytestmark = pytest.mark.xr_scenes("empty")
 
@@ -119,13 +120,6 @@ _EXTENT_JS = """
 """
 
 
-def _rotate(q: Sequence[float], v: Sequence[float]) -> Vec:
-    """`v` rotated by the unit quaternion `q` = (x, y, z, w)."""
-    x, y, z, w = q
-    tx, ty, tz = 2 * (y * v[2] - z * v[1]), 2 * (z * v[0] - x * v[2]), 2 * (x * v[1] - y * v[0])
-    return (v[0] + w * tx + y * tz - z * ty, v[1] + w * ty + z * tx - x * tz, v[2] + w * tz + x * ty - y * tx)
-
-
 def _fmt(p: Sequence[float]) -> str:
     return "(" + ", ".join(f"{v:.3f}" for v in p) + ")"
 
@@ -156,7 +150,7 @@ class Frame:
         Horizontally it must point at the head within 10 deg; vertically anywhere from upright to
         pointing at the head (6 deg of slack either way).
         """
-        front = _rotate(self.quaternion, (0.0, 0.0, 1.0))
+        front = rotate(self.quaternion, (0.0, 0.0, 1.0))
         to_head = tuple(self.eyes[i] - self.hud[i] for i in range(3))
         flat = math.hypot(front[0], front[2])
         if flat < 0.5:
