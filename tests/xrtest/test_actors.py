@@ -12,7 +12,7 @@ import pytest
 from xrbench.xrtest import XRSession
 from xrbench.xrtest.actors import GESTURE_POSES, POSES, entry_point, normalize_pose
 from xrbench.xrtest.errors import TamperingError
-from xrbench.xrtest.session import distance
+from xrbench.xrtest.session import distance, rotate
 
 
 def test_entry_point_is_just_inside_the_box_on_the_way_to_its_centre():
@@ -180,6 +180,65 @@ def test_plane_detection_withholds_the_rooms_planes_and_delivers_them_when_told(
     seen = sorted(p.position for p in s.planes())
     for got, want in zip(seen, sorted(tuple(p["position"]) for p in withheld), strict=True):
         assert got == pytest.approx(want, abs=1e-6)
+
+
+@pytest.mark.xr
+def test_plane_detection_adds_planes_the_test_describes_and_reports_their_boundary(open_session):
+    s = open_session(scene="kitchen")
+    s.plane_detection.withhold()
+    # A wall turned 30 degrees about y (its normal, local +Y, horizontal) and a raised floor.
+    turn = (0.0, math.sin(math.radians(15)), 0.0, math.cos(math.radians(15)))
+    upright = (math.sin(math.radians(45)), 0.0, 0.0, math.cos(math.radians(45)))
+    x, y, z, w = turn
+    a, b, c, d = upright
+    wall_q = (
+        w * a + x * d + y * c - z * b,
+        w * b - x * c + y * d + z * a,
+        w * c + x * b - y * a + z * d,
+        w * d - x * a - y * b - z * c,
+    )  # turn * upright
+    wall = {
+        "label": "wall",
+        "type": "vertical",
+        "position": [1.0, 1.2, -2.0],
+        "quaternion": wall_q,
+        "polygon": [[-1.5, -1.2], [1.5, -1.2], [1.5, 1.2], [-1.5, 1.2]],
+    }
+    floor = {
+        "label": "floor",
+        "type": "horizontal",
+        "position": {"x": 0.0, "y": 0.08, "z": -1.0},
+        "quaternion": [0, 0, 0, 1],
+        "polygon": [{"x": -2, "y": -2}, {"x": 2, "y": -2}, {"x": 0, "y": 2}],
+    }
+    added = s.plane_detection.add(wall, floor)
+    assert [p["label"] for p in added] == ["wall", "floor"]
+    s.step(1)
+    planes = {p.label: p for p in s.planes()}
+    assert sorted(planes) == ["floor", "wall"]
+    got = planes["wall"]
+    assert got.position == pytest.approx((1.0, 1.2, -2.0)) and got.orientation == "vertical"
+    want = [
+        tuple(wall["position"][k] + rotate(wall_q, (px, 0.0, pz))[k] for k in range(3)) for px, pz in wall["polygon"]
+    ]
+    assert len(got.polygon) == 4
+    for g, e in zip(got.polygon, want, strict=True):
+        assert g == pytest.approx(e, abs=1e-6)
+    # The wall's normal is horizontal and turned 30 degrees from +z; its corners keep its height.
+    assert rotate(wall_q, (0.0, 1.0, 0.0)) == pytest.approx(
+        (math.sin(math.radians(30)), 0.0, math.cos(math.radians(30))), abs=1e-6
+    )
+    assert sorted(round(p[1], 6) for p in got.polygon) == [0.0, 0.0, 2.4, 2.4]
+    floor_corners = [c for p in planes["floor"].polygon for c in p]
+    assert floor_corners == pytest.approx([-2.0, 0.08, -3.0, 2.0, 0.08, -3.0, 0.0, 0.08, 1.0])
+    with pytest.raises(ValueError, match=r"plane 1: polygon must have at least 3 points"):
+        s.plane_detection.add(floor, {**floor, "polygon": [[0, 0], [1, 0]]})
+    with pytest.raises(ValueError, match=r"plane 0: quaternion must be a unit quaternion"):
+        s.plane_detection.add({**wall, "quaternion": [0, 0, 0, 2]})
+    with pytest.raises(ValueError, match=r"plane 0: position must have 3 finite numbers"):
+        s.plane_detection.add({**wall, "position": [0, float("nan"), 0]})
+    s.step(1)
+    assert len(s.planes()) == 2  # nothing of a refused call was added
 
 
 @pytest.mark.xr

@@ -639,8 +639,9 @@ class PlaneDetection(_Actor):
 
     XR Blocks' simulator reports every plane of its room before the first frame; a headset finds
     them over time. `withhold()` (at the start) takes them back, as if none had been found yet;
-    `deliver()` reports them, all or those with given labels, in the simulator's order. Neither
-    advances time. Each returns planes as {'label', 'type', 'position'} (the plane's centre).
+    `deliver()` reports them, all or those with given labels, in the simulator's order; `add()`
+    reports planes the test describes (a raised floor, a room turned at an angle). None advances
+    time. Each returns planes as {'label', 'type', 'position'} (the plane's centre).
     """
 
     def withhold(self) -> list[dict[str, Any]]:
@@ -651,6 +652,47 @@ class PlaneDetection(_Actor):
         """Detect the withheld planes with these labels now (every withheld plane when none are
         given); returns the planes delivered. Planes not delivered stay withheld."""
         return self._act("deliverPlanes", {"labels": list(labels) or None})["delivered"]
+
+    def add(self, *planes: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """Detect these planes now, described as in a scene's planes file: 'label', 'type'
+        ('horizontal' or 'vertical'), 'position' ({'x', 'y', 'z'} or [x, y, z]), 'quaternion'
+        ([x, y, z, w]: the plane's local +Y is its normal) and 'polygon' (at least three
+        {'x', 'y'} or [x, y] points in the plane's local x/z). Returns the planes added."""
+        return self._act("addPlanes", {"planes": [_plane_spec(p, i) for i, p in enumerate(planes)]})["added"]
+
+
+def _plane_spec(plane: Mapping[str, Any], index: int) -> dict[str, Any]:
+    """A described plane checked and in the one shape the page takes; ValueError names the field."""
+
+    def numbers(field: str, value: Any, n: int) -> list[float]:
+        if isinstance(value, Mapping):
+            value = [value.get(k) for k in "xyz"[:n]]
+        if not isinstance(value, Sequence) or isinstance(value, str) or len(value) != n:
+            raise ValueError(f"plane {index}: {field} must have {n} numbers, got {value!r}")
+        if not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in value):
+            raise ValueError(f"plane {index}: {field} must have {n} finite numbers, got {value!r}")
+        return [float(v) for v in value]
+
+    label = plane.get("label")
+    if not isinstance(label, str) or not label:
+        raise ValueError(f"plane {index}: label must be a non-empty string, got {label!r}")
+    kind = plane.get("type")
+    if kind not in ("horizontal", "vertical"):
+        raise ValueError(f"plane {index}: type must be 'horizontal' or 'vertical', got {kind!r}")
+    quaternion = numbers("quaternion", plane.get("quaternion"), 4)
+    if not 0.99 < math.hypot(*quaternion) < 1.01:
+        raise ValueError(f"plane {index}: quaternion must be a unit quaternion, got {quaternion!r}")
+    polygon = plane.get("polygon")
+    if not isinstance(polygon, Sequence) or len(polygon) < 3:
+        raise ValueError(f"plane {index}: polygon must have at least 3 points, got {polygon!r}")
+    return {
+        "label": label,
+        "type": kind,
+        "area": plane.get("area"),
+        "position": numbers("position", plane.get("position"), 3),
+        "quaternion": quaternion,
+        "polygon": [numbers(f"polygon[{k}]", q, 2) for k, q in enumerate(polygon)],
+    }
 
 
 __all__ = [

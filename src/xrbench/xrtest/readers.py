@@ -119,13 +119,15 @@ class XREvent:
 
 @dataclass(frozen=True)
 class Plane:
-    """A detected plane: `orientation` 'horizontal' or 'vertical'; `bbox` its world box."""
+    """A detected plane: `orientation` 'horizontal' or 'vertical'; `bbox` its world box;
+    `polygon` its boundary as detection reported it, in world coordinates, in order."""
 
     label: str | None
     orientation: str | None
     position: Vec3
     quaternion: tuple[float, float, float, float]
     bbox: tuple[Vec3, Vec3] | None
+    polygon: tuple[Vec3, ...] = ()
 
     @property
     def top(self) -> float:
@@ -302,6 +304,7 @@ def read_world(session: XRSession) -> WorldInfo:
             position=_vec(p["position"]),
             quaternion=tuple(p["quaternion"]),  # type: ignore[arg-type]
             bbox=(_vec(p["bbox"][0]), _vec(p["bbox"][1])) if p.get("bbox") else None,
+            polygon=tuple(_vec(q) for q in p.get("polygon") or ()),
         )
         for p in d["planes"]
     ]

@@ -318,7 +318,20 @@
     return {delivered: now.map(describePlane), withheld: withheld.map(describePlane)};
   }
 
+  // A plane the test describes (a scene planes file's format, checked by the Python side), as
+  // XR Blocks' simulator hands it to the detector: polygon in the plane's local x/z, +Y its normal.
+  function addPlanes({planes}) {
+    const detector = planeDetector();
+    const added = planes.map((p) => detector._addSimulatorPlaneMesh({
+      type: p.type, label: p.label, area: p.area,
+      position: vec(p.position),
+      quaternion: new (T().Quaternion)(...p.quaternion),
+      polygon: p.polygon.map(([x, y]) => new (T().Vector2)(x, y)),
+    }).simulatorPlane);
+    return {added: added.map(describePlane)};
+  }
+
   state.ops.act = {stepFrames, moveHand, pointHand, rotateHand, setPose, setRotations, setHandVisible, button,
                headTeleport, headTurn, headWalk, addObject, updateObject, removeObject, withholdPlanes,
-               deliverPlanes};
+               deliverPlanes, addPlanes};
 })();

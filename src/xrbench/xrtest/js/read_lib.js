@@ -407,7 +407,13 @@
     for (const plane of list || []) {
       plane.updateWorldMatrix(true, false);
       const box = new T.Box3().setFromObject(plane);
+      // The boundary as detection reported it: a simulator plane's polygon lies in the plane's
+      // local x/z (XR Blocks rotates its ShapeGeometry so), a WebXR plane's polygon is x/y/z.
+      const given = plane.simulatorPlane, xrPlane = plane.xrPlane;
+      const local = given ? given.polygon.map((q) => new T.Vector3(q.x, 0, q.y)) :
+        xrPlane ? Array.from(xrPlane.polygon, (q) => new T.Vector3(q.x, q.y, q.z)) : [];
       planes.push({
+        polygon: local.map((q) => q.applyMatrix4(plane.matrixWorld).toArray()),
         label: plane.label ?? null,
         orientation: plane.orientation ? String(plane.orientation).toLowerCase() : null,
         position: plane.getWorldPosition(new T.Vector3()).toArray(),
