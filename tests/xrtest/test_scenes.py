@@ -72,7 +72,8 @@ def test_manifest_and_planes_follow_the_sdk_formats(name):
     for loc in m["locations"].values():
         assert set(loc) == {"description", "position"} and loc["description"]
         assert len(loc["position"]) == 3
-    planes = json.loads(scene.file("planes").read_text())["planes"]
+    planes = scene.planes()
+    assert planes == json.loads(scene.file("planes").read_text())["planes"]
     assert any(p["label"] == "floor" for p in planes)
     for p in planes:
         assert p["type"] in ("horizontal", "vertical")

@@ -67,6 +67,11 @@ class Scene:
             raise SceneError(f"scene {self.name!r} has no location {name!r}; known: {', '.join(sorted(locs))}")
         return locs[name]
 
+    def planes(self) -> list[dict]:
+        """The planes the simulator detects in this scene, in the order it reports them, as its
+        planes file gives them (the format `session.plane_detection.add` takes)."""
+        return json.loads(self.file("planes").read_text(encoding="utf-8"))["planes"]
+
     def file(self, kind: str) -> Path:
         """'glb', 'planes', 'navmesh' or 'manifest' file of this scene."""
         return {
