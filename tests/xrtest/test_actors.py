@@ -237,6 +237,8 @@ def test_plane_detection_adds_planes_the_test_describes_and_reports_their_bounda
         s.plane_detection.add({**wall, "quaternion": [0, 0, 0, 2]})
     with pytest.raises(ValueError, match=r"plane 0: position must have 3 finite numbers"):
         s.plane_detection.add({**wall, "position": [0, float("nan"), 0]})
+    with pytest.raises(ValueError, match=r"plane 0 must be a mapping \(an entry of a planes file\), got generator"):
+        s.plane_detection.add(p for p in (wall, floor))
     s.step(1)
     assert len(s.planes()) == 2  # nothing of a refused call was added
 

@@ -673,6 +673,8 @@ def _plane_spec(plane: Mapping[str, Any], index: int) -> dict[str, Any]:
             raise ValueError(f"plane {index}: {field} must have {n} finite numbers, got {value!r}")
         return [float(v) for v in value]
 
+    if not isinstance(plane, Mapping):
+        raise ValueError(f"plane {index} must be a mapping (an entry of a planes file), got {type(plane).__name__}")
     label = plane.get("label")
     if not isinstance(label, str) or not label:
         raise ValueError(f"plane {index}: label must be a non-empty string, got {label!r}")
