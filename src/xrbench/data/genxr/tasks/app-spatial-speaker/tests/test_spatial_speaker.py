@@ -28,7 +28,6 @@ Each test runs for a right- and for a left-dominant user.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -59,23 +58,20 @@ class Table:
     centre: Vec
 
 
-def scene_planes(scene: str) -> list[dict[str, Any]]:
-    """The planes of a bundled scene, in the order its plane detection reports them."""
-    return json.loads(get_scene(scene).file("planes").read_text(encoding="utf-8"))["planes"]
-
-
 def table_of(plane: dict[str, Any], name: str) -> Table:
     p = plane["position"]
     return Table(name, (p["x"], p["y"], p["z"]))
 
 
 def living_room_table() -> Table:
-    return table_of(next(p for p in scene_planes("living_room") if p["label"] == "table"), "the living-room table")
+    return table_of(
+        next(p for p in get_scene("living_room").planes() if p["label"] == "table"), "the living-room table"
+    )
 
 
 def kitchen() -> tuple[list[dict[str, Any]], Table, Table]:
     """The kitchen's planes in their reported order, its island (reported first) and its counter."""
-    planes = scene_planes("kitchen")
+    planes = get_scene("kitchen").planes()
     tables = [p for p in planes if p["label"] == "table"]
     assert len(tables) == 2 and tables[0]["position"]["z"] > tables[1]["position"]["z"]
     return planes, table_of(tables[0], "the kitchen island"), table_of(tables[1], "the counter along the far wall")
@@ -88,34 +84,6 @@ def plane_of(planes: list[dict[str, Any]], table: Table) -> dict[str, Any]:
 def _fmt(p) -> str:
     return "(" + ", ".join(f"{v:.3f}" for v in p) + ")"
 
-
-# Plane detection under the harness's control: the simulator's plane detector is told that no
-# plane has been detected yet, then given planes (the scene's, as its planes file describes them)
-# when the test says so, as a headset's detection delivers them over time.
-_WITHHOLD_JS = """
-(h) => {
-  const detector = h.core.world && h.core.world.planes;
-  if (!detector) return false;
-  h.guard(detector, 'the plane detector').setSimulatorPlanes([]);
-  return true;
-}
-"""
-
-_DELIVER_JS = """
-(h, arg) => {
-  const T = h.THREE;
-  const detector = h.guard(h.core.world.planes, 'the plane detector');
-  for (const p of arg) {
-    detector._addSimulatorPlaneMesh({
-      type: p.type, label: p.label, area: p.area,
-      position: new T.Vector3(p.position.x, p.position.y, p.position.z),
-      quaternion: new T.Quaternion().fromArray(p.quaternion),
-      polygon: p.polygon.map((q) => new T.Vector2(q.x, q.y)),
-    });
-  }
-  return detector.get().length;
-}
-"""
 
 # Every THREE.Audio in the scene and on the camera: positional or not, under the speaker or not,
 # playing or not, with a buffer or not, and how far its listener is from the camera.
@@ -158,19 +126,6 @@ _AUDIO_JS = """
   });
 }
 """
-
-
-def withhold_planes(xr) -> None:
-    """From the first frame on, plane detection has detected nothing (yet)."""
-    __tracebackhide__ = True
-    assert xr.frame == 0
-    enabled = xr.probe(_WITHHOLD_JS)
-    assert enabled, "the app did not enable plane detection (xb.world.planes is missing)"
-
-
-def deliver_planes(xr, planes: list[dict[str, Any]]) -> None:
-    """Plane detection detects these planes now (in this order)."""
-    xr.probe(_DELIVER_JS, planes)
 
 
 def speaker_node(xr, *, required: bool = True):
@@ -350,7 +305,7 @@ def test_in_the_kitchen_the_speaker_stays_on_the_island_when_the_user_walks_to_t
 @pytest.mark.xr_scenes("kitchen")
 def test_the_speaker_goes_on_the_nearest_table_not_the_first_reported_nor_the_one_looked_at(xr):
     planes, island, counter = kitchen()
-    withhold_planes(xr)
+    xr.plane_detection.withhold()
     # The user stands between the island and the counter, nearer the counter, crouching, and turns
     # to look down at the island (reported first, and the table in view).
     xr.head.teleport_to((-0.4, 1.5, -2.5))
@@ -360,7 +315,7 @@ def test_the_speaker_goes_on_the_nearest_table_not_the_first_reported_nor_the_on
         assert_not_shown(xr, "before plane detection has found any plane")
         xr.step(1)
     assert_nearest(xr, [island, counter], counter)
-    deliver_planes(xr, planes)
+    xr.plane_detection.add(*planes)
     since = xr.frame
     xr.step(1)
     node = wait_for_placement(xr, counter, since, "once the kitchen's planes were detected, nearest the counter")
@@ -376,15 +331,15 @@ def test_planes_that_arrive_late_one_table_after_the_other(xr):
     planes, island, counter = kitchen()
     floor = [p for p in planes if p["label"] == "floor"]
     walls = [p for p in planes if p["label"] == "wall"]
-    withhold_planes(xr)
+    xr.plane_detection.withhold()
     for _ in range(90):  # a second and a half without any plane
         assert_not_shown(xr, "before plane detection has found any plane")
         xr.step(1)
-    deliver_planes(xr, floor + walls)  # the floor and the walls, but no table yet
+    xr.plane_detection.add(*floor, *walls)  # the floor and the walls, but no table yet
     for _ in range(60):
         assert_not_shown(xr, "while the only detected planes are the floor and the walls")
         xr.step(1)
-    deliver_planes(xr, [plane_of(planes, counter)])  # the far counter: the only table known
+    xr.plane_detection.add(plane_of(planes, counter))  # the far counter: the only table known
     since = xr.frame
     xr.step(1)
     node = wait_for_placement(xr, counter, since, "once the counter, the only table known, was detected")
@@ -392,7 +347,7 @@ def test_planes_that_arrive_late_one_table_after_the_other(xr):
     xr.wait(500)
     assert_stays(xr, where, counter, "half a second after it was placed")
     assert_nearest(xr, [island, counter], island)
-    deliver_planes(xr, [plane_of(planes, island)])  # the island, nearer the user, is detected later
+    xr.plane_detection.add(plane_of(planes, island))  # the island, nearer the user, is detected later
     for i in range(60):
         xr.step(1)
         assert_stays(xr, where, counter, f"{i + 1} frames after the nearer island was detected")

@@ -26,7 +26,6 @@ Each test runs for a right- and for a left-dominant user (the hands play no part
 from __future__ import annotations
 
 import base64
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -88,11 +87,6 @@ class Wall:
     normal: Vec
 
 
-def scene_planes(scene: str) -> list[dict[str, Any]]:
-    """The planes of a bundled scene, in the order its plane detection reports them."""
-    return json.loads(get_scene(scene).file("planes").read_text(encoding="utf-8"))["planes"]
-
-
 _COMPASS = {(0, 1): "south", (0, -1): "north", (1, 0): "east", (-1, 0): "west"}
 
 
@@ -127,34 +121,6 @@ def wall_ahead(walls: list[Wall], eyes: Vec, heading: Vec) -> tuple[Wall, Vec]:
     assert best is not None, "test set-up: no wall ahead"
     return best[1], best[2]
 
-
-# Plane detection under the harness's control: the simulator's plane detector is told that no
-# plane has been detected yet, then given planes (the scene's, as its planes file describes them)
-# when the test says so, as a headset's detection delivers them over time.
-_WITHHOLD_JS = """
-(h) => {
-  const detector = h.core.world && h.core.world.planes;
-  if (!detector) return false;
-  h.guard(detector, 'the plane detector').setSimulatorPlanes([]);
-  return true;
-}
-"""
-
-_DELIVER_JS = """
-(h, arg) => {
-  const T = h.THREE;
-  const detector = h.guard(h.core.world.planes, 'the plane detector');
-  for (const p of arg) {
-    detector._addSimulatorPlaneMesh({
-      type: p.type, label: p.label, area: p.area,
-      position: new T.Vector3(p.position.x, p.position.y, p.position.z),
-      quaternion: new T.Quaternion().fromArray(p.quaternion),
-      polygon: p.polygon.map((q) => new T.Vector2(q.x, q.y)),
-    });
-  }
-  return detector.get().length;
-}
-"""
 
 # The app's scene rendered off screen (RGBA rows, base64) by a camera `distance` in front of the
 # point `at` on the side `normal` points to, looking back at it along -normal, world up.
@@ -193,19 +159,6 @@ _VIEW_JS = """
   return btoa(text);
 }
 """
-
-
-def withhold_planes(xr) -> None:
-    """From the first frame on, plane detection has detected nothing (yet)."""
-    __tracebackhide__ = True
-    assert xr.frame == 0
-    enabled = xr.probe(_WITHHOLD_JS)
-    assert enabled, "the app did not enable plane detection (xb.world.planes is missing)"
-
-
-def deliver_planes(xr, planes: list[dict[str, Any]]) -> None:
-    """Plane detection detects these planes now (in this order)."""
-    xr.probe(_DELIVER_JS, planes)
 
 
 def poster_node(xr, *, required: bool = True):
@@ -377,7 +330,7 @@ def assert_picture_on_front(xr, node, hang: Hang) -> None:
 @pytest.mark.xr_scenes("living_room", "office")
 def test_the_poster_hangs_flat_on_the_wall_ahead_at_eye_height_and_stays(xr):
     scene = xr.scene.name
-    walls = walls_of(scene_planes(scene))
+    walls = walls_of(get_scene(scene).planes())
     hang = expected_hang(xr, walls, "the user standing at the start, looking ahead")
     node = wait_for_poster(xr, hang, 0, "after the app started")
     assert_size(node, hang)
@@ -396,9 +349,9 @@ def test_the_poster_hangs_flat_on_the_wall_ahead_at_eye_height_and_stays(xr):
 
 @pytest.mark.xr_scenes("living_room")
 def test_the_poster_goes_on_the_first_wall_hit_along_the_way_the_user_faces_when_walls_arrive(xr):
-    planes = scene_planes("living_room")
+    planes = get_scene("living_room").planes()
     walls = walls_of(planes)
-    withhold_planes(xr)
+    xr.plane_detection.withhold()
     # Near the south wall, crouching, turned 35 degrees right of the north wall and looking down.
     xr.head.teleport_to((1.5, 1.5, 1.8))
     xr.head.move((0.0, -0.3, 0.0), speed=0.5)
@@ -408,7 +361,7 @@ def test_the_poster_goes_on_the_first_wall_hit_along_the_way_the_user_faces_when
         xr.step(1)
     hang = expected_hang(xr, walls, "the user crouching near the south wall, turned towards the east wall")
     assert hang.wall.name == "the east wall", f"test set-up: {hang.wall.name} ahead"
-    deliver_planes(xr, planes)
+    xr.plane_detection.add(*planes)
     since = xr.frame
     xr.step(1)
     node = wait_for_poster(xr, hang, since, "once the room's planes were detected")
@@ -425,21 +378,21 @@ def test_the_poster_goes_on_the_first_wall_hit_along_the_way_the_user_faces_when
 
 @pytest.mark.xr_scenes("office")
 def test_walls_that_arrive_after_the_floor_while_the_user_faces_the_west_wall(xr):
-    planes = scene_planes("office")
+    planes = get_scene("office").planes()
     walls = walls_of(planes)
-    withhold_planes(xr)
+    xr.plane_detection.withhold()
     xr.head.teleport_to((-0.8, 1.5, 0.4))
     xr.head.rotate(yaw=90)  # the user turns to the west wall
     for _ in range(60):
         assert_not_shown(xr, "before plane detection has found any plane")
         xr.step(1)
-    deliver_planes(xr, [p for p in planes if p["label"] != "wall"])  # the floor and the desk, no wall yet
+    xr.plane_detection.add(*(p for p in planes if p["label"] != "wall"))  # the floor and the desk, no wall yet
     for _ in range(60):
         assert_not_shown(xr, "while no wall has been detected")
         xr.step(1)
     hang = expected_hang(xr, walls, "the user turned to the west wall")
     assert hang.wall.name == "the west wall", f"test set-up: {hang.wall.name} ahead"
-    deliver_planes(xr, [p for p in planes if p["label"] == "wall"])
+    xr.plane_detection.add(*(p for p in planes if p["label"] == "wall"))
     since = xr.frame
     xr.step(1)
     node = wait_for_poster(xr, hang, since, "once the walls were detected")
