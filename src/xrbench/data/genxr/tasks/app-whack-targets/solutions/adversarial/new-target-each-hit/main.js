@@ -74,10 +74,18 @@ class Target extends xb.Script {
   }
 
   moveTo(index) {
+    // Wrong: a new target for every position; the ones already hit stay in the scene.
+    if (this.mesh.visible) {
+      this.mesh = this.mesh.clone();
+      this.add(this.mesh);
+    }
     this.mesh.position.fromArray(SEQUENCE[index]);
     this.mesh.visible = true;
   }
 
+  onObjectSelectStart() {
+    this.game.hit();
+  }
 }
 
 /** Game state and the score panel. */
@@ -107,13 +115,6 @@ class Game extends xb.Script {
     this.index = 0;
     this.target.moveTo(this.index);
     this.render();
-  }
-
-  // Wrong: any select during a game counts as a hit, whatever the ray points at (only the
-  // start button is left out).
-  onSelectStart(event) {
-    if (event.target instanceof StartButton) return;
-    this.hit();
   }
 
   hit() {

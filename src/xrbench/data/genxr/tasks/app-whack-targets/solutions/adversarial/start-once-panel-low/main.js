@@ -53,7 +53,9 @@ class StartButton extends xb.Script {
   }
 
   onObjectSelectStart() {
+    // Wrong: the button goes away once the game has started, so a game cannot be restarted.
     this.game.start();
+    this.mesh.removeFromParent();
   }
 }
 
@@ -91,7 +93,7 @@ class Game extends xb.Script {
     this.panel = new THREE.Mesh(
       new THREE.PlaneGeometry(0.5, 0.2),
       new THREE.MeshBasicMaterial({map: this.text.texture}));
-    this.panel.position.set(0, 2.0, -2.0);
+    this.panel.position.set(0, xb.user.height, -2.0);  // Wrong: at eye height, not 2.0 m
     this.panel.lookAt(0, 1.5, 0);
     this.state = {score: 0, running: false};
     this.panel.userData.xrblocksDevtools = {tag: 'score-panel', state: this.state};
@@ -107,7 +109,7 @@ class Game extends xb.Script {
   start() {
     this.state.running = true;
     this.state.score = 0;
-    this.index = 1;  // Wrong: off by one, the game starts at the second position.
+    this.index = 0;
     this.target.moveTo(this.index);
     this.render();
   }
