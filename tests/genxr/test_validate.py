@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from xrbench.cli.genxr_cmd import app
 from xrbench.genxr.task import load_task, load_tasks
-from xrbench.genxr.validate import known_runs, representative_tasks, validate
+from xrbench.genxr.validate import PINNED_REPRESENTATIVE, known_runs, representative_tasks, validate
 
 from .builders import make_app_task
 
@@ -197,3 +197,15 @@ def test_the_representative_subset_covers_every_type_and_capability_of_the_suite
     assert {c for t in chosen for c in t.spec.capabilities} == {c for t in tasks for c in t.spec.capabilities}
     assert len(chosen) <= 8
     assert representative_tasks(list(reversed(tasks))) == chosen  # the same subset, whatever the order
+    # The bundled suite's subset is the pinned one (its time measured).
+    assert [t.id for t in chosen] == sorted(PINNED_REPRESENTATIVE)
+
+
+def test_a_label_the_pinned_tasks_leave_uncovered_is_added_by_the_greedy_cover():
+    tasks = [t for t in load_tasks() if not t.spec.example]
+    pinned = ["app-air-drawing", "sdk-repair-followhead-parent"]  # leaves audio, depth, sdk-feature, ...
+    chosen = representative_tasks(tasks, pinned=pinned)
+    assert set(pinned) <= {t.id for t in chosen}
+    assert {t.type for t in chosen} == {t.type for t in tasks}
+    assert {c for t in chosen for c in t.spec.capabilities} == {c for t in tasks for c in t.spec.capabilities}
+    assert len(chosen) > len(pinned)
