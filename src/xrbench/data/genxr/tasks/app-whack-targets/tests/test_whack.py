@@ -22,8 +22,8 @@ They check that
   (outside the sphere), where it was before it jumped, on the score panel and at empty space, with
   hands and controllers; the panel still shows the same score;
 - the target is hit anywhere on it (0.6 of its radius off its centre, four sides, taking turns
-  between both hands and both controllers), also while the user crouches 0.4 m and looks at it (head pitched), and while the user looks
-  away from it;
+  between both hands and both controllers), also while the user crouches 0.4 m and looks at it
+  (head pitched), and while the user looks away from it;
 - one selection scores once: a pinch held three seconds, its ray then swept onto the target's new
   position while still held, scores once; both hands play, also while the other hand holds a pinch
   (aimed away, or the one that hit the target) or the other controller holds its trigger;
@@ -340,8 +340,13 @@ def front_view(xr, p: Part, flip: bool = False) -> np.ndarray:
     face = tuple(p.centre[i] + out[i] * p.size[2] / 2 for i in range(3))
     got = xr.probe(
         _FRONT_JS,
-        {"centre": list(face), "axes": [list(right), list(up), list(out)], "size": [w, h], "width": width,
-         "height": height},
+        {
+            "centre": list(face),
+            "axes": [list(right), list(up), list(out)],
+            "size": [w, h],
+            "width": width,
+            "height": height,
+        },
     )
     rgba = np.frombuffer(base64.b64decode(got), dtype=np.uint8).reshape(height, width, 4)
     return rgba[:, :, :3].astype(int)
@@ -396,7 +401,8 @@ def assert_shows_same_score(before: np.ndarray, after: np.ndarray, changed: int,
     n, most = differing(before, after), max(SAME, changed // 4)
     assert n <= most, (
         f"{when}: expected the score panel to show the same score as before; {n} of "
-        f"{after.shape[0] * after.shape[1]} pixels changed (a change of score changed {changed}; at most {most} allowed)"
+        f"{after.shape[0] * after.shape[1]} pixels changed (a change of score changed {changed}; at most {most} "
+        "allowed)"
     )
 
 
@@ -434,10 +440,13 @@ def test_before_and_at_the_start_of_the_first_game(xr):
             f"expected the score panel {want} m in {what} (along its local {'xy'[k]}, within {tol} m); "
             f"observed {p.size[k]:.3f} m"
         )
-    assert p.size[2] <= PANEL_THICK + 0.005, f"expected a flat score panel (at most {PANEL_THICK} m thick); observed {p.size[2]:.3f} m"
+    assert p.size[2] <= PANEL_THICK + 0.005, (
+        f"expected a flat score panel (at most {PANEL_THICK} m thick); observed {p.size[2]:.3f} m"
+    )
     d = math.dist(p.centre, PANEL_CENTRE)
     assert d <= PANEL_POS_TOL, (
-        f"expected the score panel centred at {_fmt(PANEL_CENTRE)} (within {PANEL_POS_TOL} m); observed {_fmt(p.centre)}"
+        f"expected the score panel centred at {_fmt(PANEL_CENTRE)} (within {PANEL_POS_TOL} m); observed "
+        f"{_fmt(p.centre)}"
     )
     facing = _angle(p.axes[2], _sub(xr.head.pose.position, p.centre))
     assert facing <= FACING_MAX, (
@@ -533,7 +542,9 @@ def test_misses_do_not_score_or_move_the_target(xr):
         # The corner of the target's bounding box, outside the sphere (0.12 m from its centre).
         corner = around(xr, role, c, TARGET_RADIUS * 0.85 * math.sqrt(2), 45 if role == "dominant" else 225)
         clicker(xr, role)(corner)
-        game.expect(0, f"{actor_name(role, False)} selecting beside the sphere, at the corner of its box {_fmt(corner)}")
+        game.expect(
+            0, f"{actor_name(role, False)} selecting beside the sphere, at the corner of its box {_fmt(corner)}"
+        )
     elsewhere = [
         ("where the target was before it jumped", SEQUENCE[0]),
         ("the score panel", PANEL_CENTRE),
