@@ -249,3 +249,47 @@ def test_a_plane_detector_the_page_rewired_is_tampering(open_session):
     s.evaluate("() => { xb.world.planes.setSimulatorPlanes = function () {}; }")
     with pytest.raises(TamperingError, match="plane detector has its own setSimulatorPlanes"):
         s.plane_detection.withhold()
+
+
+@pytest.mark.xr
+def test_planes_are_read_as_detection_reported_them_whatever_the_page_does_to_its_plane_objects(open_session):
+    s = open_session(scene="kitchen")
+    before = {(p.label, p.position): p for p in s.planes()}
+    assert len(before) >= 4
+    # The page moves the detector and a plane, reshapes and relabels planes, drops one from the
+    # detector's map and edits the data of a plane that is withheld and delivered later.
+    seen = s.evaluate(
+        """() => {
+          const d = xb.world.planes;
+          d.position.set(3, 0, 0); d.updateMatrixWorld(true);
+          const [first, second, third] = d.get();
+          window.kept = d.get().map((p) => p.simulatorPlane);
+          first.position.y += 0.5;
+          second.simulatorPlane.polygon.forEach((v) => v.multiplyScalar(3));
+          second.label = 'wall';
+          d._detectedPlanes.delete(third.simulatorPlane);
+          return d.get().length;
+        }"""
+    )
+    assert seen == len(before) - 1  # the page's own view changed
+    after = s.planes()
+    assert {(p.label, p.position) for p in after} == set(before)
+    for p in after:
+        want = before[(p.label, p.position)]
+        assert p.polygon == want.polygon and p.bbox == want.bbox and p.quaternion == want.quaternion
+    withheld = s.plane_detection.withhold()
+    assert sorted(p["label"] for p in withheld) == sorted(label for label, _ in before)
+    s.evaluate(
+        """() => {
+          for (const p of window.kept) {
+            p.position.x += 9;
+            p.polygon.forEach((v) => { v.x += 1; });
+          }
+          return true;
+        }"""
+    )
+    s.plane_detection.deliver("floor")
+    s.step(1)
+    floor = [p for p in s.planes() if p.label == "floor"]
+    want = [p for (label, _), p in before.items() if label == "floor"]
+    assert [(p.position, p.polygon) for p in floor] == [(p.position, p.polygon) for p in want]

@@ -289,6 +289,8 @@
   // The simulator reports its room's planes before the first frame. A test that needs them to
   // arrive later, as a headset's detection finds them over time, withholds them and delivers them
   // when it chooses: the simulator's own plane objects, in the order it reported them.
+  // [{key, record}]: what detection handed over and the kernel's record of it, so a plane delivered
+  // later is reported as it was withheld, whatever the page did to the simulator's objects meanwhile.
   let withheld = [];
 
   function planeDetector() {
@@ -300,21 +302,24 @@
     return detector;
   }
 
-  const describePlane = (p) => ({label: p.label, type: p.type ?? null, position: p.position.toArray()});
+  const describePlane = ({record}) => ({label: record.label, type: record.orientation, position: [...record.position]});
 
   function withholdPlanes() {
     const detector = planeDetector();
     if (!detector.usingSimulatorPlanes) throw new Error('the simulator has reported no planes to withhold');
-    withheld = [...withheld, ...detector._detectedPlanes.keys()];
+    for (const [key, entry] of H.planes) if (entry.detector === detector) withheld.push({key, record: entry.record});
     detector.setSimulatorPlanes([]);
     return {withheld: withheld.map(describePlane)};
   }
 
   function deliverPlanes({labels = null}) {
     const detector = planeDetector();
-    const now = withheld.filter((p) => !labels || labels.includes(p.label));
+    const now = withheld.filter((p) => !labels || labels.includes(p.record.label));
     withheld = withheld.filter((p) => !now.includes(p));
-    for (const p of now) detector._addSimulatorPlaneMesh(p);
+    for (const {key, record} of now) {
+      detector._addSimulatorPlaneMesh(key);
+      H.planes.set(key, {detector, record});
+    }
     return {delivered: now.map(describePlane), withheld: withheld.map(describePlane)};
   }
 
@@ -322,12 +327,18 @@
   // XR Blocks' simulator hands it to the detector: polygon in the plane's local x/z, +Y its normal.
   function addPlanes({planes}) {
     const detector = planeDetector();
-    const added = planes.map((p) => detector._addSimulatorPlaneMesh({
-      type: p.type, label: p.label, area: p.area,
-      position: vec(p.position),
-      quaternion: new (T().Quaternion)(...p.quaternion),
-      polygon: p.polygon.map(([x, y]) => new (T().Vector2)(x, y)),
-    }).simulatorPlane);
+    const added = planes.map((p) => {
+      const key = {
+        type: p.type, label: p.label, area: p.area,
+        position: vec(p.position),
+        quaternion: new (T().Quaternion)(...p.quaternion),
+        polygon: p.polygon.map(([x, y]) => new (T().Vector2)(x, y)),
+      };
+      detector._addSimulatorPlaneMesh(key);
+      const entry = H.planes.get(key);
+      if (!entry) throw new Error(`the plane detector did not add plane ${p.label}`);
+      return entry;
+    });
     return {added: added.map(describePlane)};
   }
 

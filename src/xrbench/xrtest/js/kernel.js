@@ -526,6 +526,63 @@ function applyOverrides(options) {
   if (isPlainObject(config.options)) assignDeep(options, config.options);
 }
 
+// --- detected planes, as detection reported them ----------------------------------------------------
+// A plane's record (label, orientation, world pose, world polygon) is taken in the call in which
+// XR Blocks' PlaneDetector adds or updates it, from the data detection handed over, before any
+// page code can move, reshape or drop the plane object: the plane readers report these records,
+// in the order the planes arrived, so an app cannot change the room the tests compare it with.
+H.planes = new Map();  // what detection handed over (simulator plane or XRPlane) -> {detector, record}
+
+// The pose goes through a matrix, as the plane object's world matrix would (the detector sits at
+// the world origin): readings equal those of the plane object left alone, normalised quaternion
+// included.
+function planeRecord(T, kind, label, position, quaternion, points) {
+  const matrix = new T.Matrix4().compose(
+    new T.Vector3(position.x, position.y, position.z),
+    new T.Quaternion(quaternion.x, quaternion.y, quaternion.z, quaternion.w), new T.Vector3(1, 1, 1));
+  const p = new T.Vector3(), q = new T.Quaternion();
+  matrix.decompose(p, q, new T.Vector3());
+  const polygon = points.map((v) => freeze(v.applyMatrix4(matrix).toArray()));
+  return freeze({
+    label: label ?? null, orientation: kind ? String(kind).toLowerCase() : null,
+    position: freeze(p.toArray()), quaternion: freeze(q.toArray()), polygon: freeze(polygon),
+  });
+}
+
+function watchPlaneDetection(T, xb) {
+  const proto = xb.PlaneDetector && xb.PlaneDetector.prototype;
+  if (!proto) return;
+  const wrap = (key, after) => {
+    const original = proto[key];
+    if (typeof original !== 'function') return;
+    defineProperty(proto, key, {
+      value: function (...args) {
+        const result = apply(original, this, args);
+        after(this, args, result);
+        return result;
+      },
+      writable: true, configurable: true,
+    });
+  };
+  // A simulator plane: polygon in the plane's local x/z (XR Blocks rotates its ShapeGeometry so).
+  wrap('_addSimulatorPlaneMesh', (detector, [plane], mesh) => {
+    if (!mesh || !plane) return;
+    const points = Array.from(plane.polygon, (v) => new T.Vector3(v.x, 0, v.y));
+    H.planes.set(plane, {detector, record: planeRecord(T, plane.type, plane.label || plane.type, plane.position,
+                                                       plane.quaternion, points)});
+  });
+  // A WebXR plane: polygon in plane space (x/y/z), pose just set from the frame.
+  const fromXR = (detector, mesh, xrPlane) => {
+    if (!mesh || !xrPlane) return;
+    const points = Array.from(xrPlane.polygon, (v) => new T.Vector3(v.x, v.y, v.z));
+    H.planes.set(xrPlane, {detector, record: planeRecord(T, xrPlane.orientation, xrPlane.semanticLabel,
+                                                         mesh.position, mesh.quaternion, points)});
+  };
+  wrap('_addPlaneMesh', (detector, [, xrPlane], mesh) => fromXR(detector, mesh, xrPlane));
+  wrap('_updatePlaneMesh', (detector, [, mesh, xrPlane]) => fromXR(detector, mesh, xrPlane));
+  wrap('_removePlaneMesh', (detector, [key]) => { H.planes.delete(key); });
+}
+
 /** Pin every class prototype a module namespace exports. */
 function pinNamespace(ns, label) {
   for (const key of ownKeys(ns)) {
@@ -640,6 +697,7 @@ function register(token, modules) {
         H.initError = String((error && (error.stack || error.message)) || error);
       });
   }
+  watchPlaneDetection(THREE, xb);
   // From here on the app's code runs: pin what the harness relies on as it is now.
   pinNamespace(THREE, 'THREE');
   pinNamespace(xb, 'xb');

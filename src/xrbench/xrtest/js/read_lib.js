@@ -397,28 +397,31 @@
     return out;
   }
 
-  /** Detected planes (`xb.world.planes`) with world-space boxes, and depth availability. */
+  /**
+   * Detected planes (`xb.world.planes`) with world-space boxes, and depth availability. The planes
+   * are the kernel's records, taken when detection reported them (`H.planes`), not the plane
+   * objects the page can reach.
+   */
   function world() {
     const c = core();
-    const T = THREE();
     const planes = [];
     const detector = c.world && c.world.planes;
-    const list = detector && typeof detector.get === 'function' ? detector.get() : [];
-    for (const plane of list || []) {
-      plane.updateWorldMatrix(true, false);
-      const box = new T.Box3().setFromObject(plane);
-      // The boundary as detection reported it: a simulator plane's polygon lies in the plane's
-      // local x/z (XR Blocks rotates its ShapeGeometry so), a WebXR plane's polygon is x/y/z.
-      const given = plane.simulatorPlane, xrPlane = plane.xrPlane;
-      const local = given ? given.polygon.map((q) => new T.Vector3(q.x, 0, q.y)) :
-        xrPlane ? Array.from(xrPlane.polygon, (q) => new T.Vector3(q.x, q.y, q.z)) : [];
+    for (const {detector: owner, record} of H.planes.values()) {
+      if (owner !== detector) continue;
+      const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+      for (const point of record.polygon) {
+        for (let i = 0; i < 3; i++) {
+          lo[i] = Math.min(lo[i], point[i]);
+          hi[i] = Math.max(hi[i], point[i]);
+        }
+      }
       planes.push({
-        polygon: local.map((q) => q.applyMatrix4(plane.matrixWorld).toArray()),
-        label: plane.label ?? null,
-        orientation: plane.orientation ? String(plane.orientation).toLowerCase() : null,
-        position: plane.getWorldPosition(new T.Vector3()).toArray(),
-        quaternion: plane.getWorldQuaternion(new T.Quaternion()).toArray(),
-        bbox: box.isEmpty() ? null : [box.min.toArray(), box.max.toArray()],
+        polygon: record.polygon.map((point) => [...point]),
+        label: record.label,
+        orientation: record.orientation,
+        position: [...record.position],
+        quaternion: [...record.quaternion],
+        bbox: record.polygon.length ? [lo, hi] : null,
       });
     }
     const depth = c.depth;
