@@ -5,6 +5,7 @@
   dispatch and the gesture recogniser before the first frame (`js/read_lib.js`). Each event is
   an `XREvent` with the hand, the target's tag and the frame it happened in.
 - **World**: detected planes (`xb.world.planes`), depth availability, the scene's named locations.
+- **Pictures**: a rectangle of the scene drawn by the app's renderer, seen straight on.
 - **Hands**: what the simulator knows about each hand (visible, connected, pose, ray, fingertip).
 - **Targets**: `resolve()` turns what a test names (a tag, a scene location, a plane label, a
   point, a node, an actor) into a point and a world bounding box, for actors and assertions.
@@ -15,10 +16,13 @@ These functions take an `XRSession`; the session exposes them as methods (`sessi
 
 from __future__ import annotations
 
+import base64
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from xrbench.xrtest.errors import TagNotFoundError
 from xrbench.xrtest.session import SceneNode, Vec3
@@ -282,6 +286,43 @@ def read_drawn(session: XRSession, kinds: Iterable[str] = DRAWN_KINDS) -> list[D
         for d in session.call("read.drawn")
         if d["kind"] in wanted
     ]
+
+
+def read_picture(
+    session: XRSession,
+    centre: Sequence[float],
+    right: Sequence[float],
+    up: Sequence[float],
+    size: tuple[float, float],
+    pixels: tuple[int, int] = (96, 64),
+    distance: float = 0.3,
+) -> np.ndarray:
+    """`XRSession.picture`: an RGB array (height, width, 3) of a rectangle of the scene, seen straight
+    on by an orthographic camera `distance` in front of it (the side right x up points to)."""
+    width, height = (int(v) for v in pixels)
+    if not (0 < width <= 1024 and 0 < height <= 1024):
+        raise ValueError(f"picture: pixels must be 1..1024 each, got {pixels}")
+    if not (size[0] > 0 and size[1] > 0 and distance > 0):
+        raise ValueError(f"picture: size and distance must be positive, got {size} and {distance}")
+    r, u = np.asarray(right, dtype=float), np.asarray(up, dtype=float)
+    out = np.cross(r, u)
+    norm = float(np.linalg.norm(out))
+    if norm < 1e-9:
+        raise ValueError("picture: right and up must not be parallel")
+    got = session.call(
+        "read.picture",
+        {
+            "centre": [float(v) for v in centre],
+            "up": [float(v) for v in u],
+            "out": [float(v) / norm for v in out],
+            "size": [float(size[0]), float(size[1])],
+            "width": width,
+            "height": height,
+            "depth": float(distance),
+        },
+    )
+    rgba = np.frombuffer(base64.b64decode(got), dtype=np.uint8).reshape(height, width, 4)
+    return rgba[:, :, :3].copy()
 
 
 @dataclass(frozen=True)

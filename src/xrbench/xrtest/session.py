@@ -48,6 +48,8 @@ from xrbench.xrtest.webdeps import WebDeps, find_web_deps
 from xrbench.xrtest.workspace import HARNESS_DIR, Workspace, create_workspace
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from xrbench.xrtest import actors, readers
 
 JS_DIR = Path(__file__).resolve().parent / "js"
@@ -759,6 +761,24 @@ class XRSession(PageSession):
         from xrbench.xrtest import readers
 
         return readers.read_drawn(self, kinds)
+
+    def picture(
+        self,
+        centre: Sequence[float],
+        right: Sequence[float],
+        up: Sequence[float],
+        size: tuple[float, float],
+        pixels: tuple[int, int] = (96, 64),
+        distance: float = 0.3,
+    ) -> np.ndarray:
+        """A `size` (metres) rectangle of the scene centred on `centre`, seen straight on from
+        `distance` in front (along right x up), drawn by the app's own renderer at `pixels`
+        (width, height): an RGB array, rows from the top. For what a face of an object shows (a
+        score, a label) when the scene graph does not say it; what the harness uses to draw it
+        was pinned before the app ran."""
+        from xrbench.xrtest import readers
+
+        return readers.read_picture(self, centre, right, up, size, pixels, distance)
 
     def find(self, target: Any) -> readers.Target:
         """Resolve a tag, location, plane label, point, node or actor to world coordinates."""

@@ -20,8 +20,9 @@ const {
   Object, Array, JSON, Math, Number, String, Boolean, Reflect, Promise, Map, Set, WeakMap, WeakSet,
   Symbol, Error, TypeError, Proxy, Function, Float32Array, Date, EventTarget, ErrorEvent,
   AudioScheduledSourceNode, AudioBufferSourceNode, OscillatorNode, AudioParam, HTMLMediaElement,
-  HTMLVideoElement,
+  HTMLVideoElement, Uint8Array,
 } = globalThis;
+const btoa = globalThis.btoa.bind(globalThis);
 const {apply, ownKeys, getPrototypeOf} = Reflect;
 const {freeze, defineProperty, getOwnPropertyDescriptor} = Object;
 const stringify = JSON.stringify;
@@ -374,6 +375,8 @@ globalThis.addEventListener('unhandledrejection', (event) => {
     });
     pinValue(proto, 'clientWaitSync', 'WebGL2RenderingContext.prototype.clientWaitSync');
   }
+  // The rest of the context's methods too: `xr.picture` reads pixels through them.
+  if (proto) pin(proto, 'WebGL2RenderingContext.prototype');
 }
 
 // --- the virtual clock ------------------------------------------------------------------------------
@@ -653,6 +656,21 @@ function register(token, modules) {
     }
     return apply(originalInit, core, [options]);
   };
+  // XR Blocks makes its renderer in initialize() before its first await: pin it and its methods,
+  // which three.js defines on the instance, before any of the app's code can reach it.
+  const originalInitialize = core.initialize;
+  if (typeof originalInitialize === 'function') {
+    core.initialize = (options) => {
+      const running = apply(originalInitialize, core, [options]);
+      const renderer = core.renderer;
+      if (renderer instanceof THREE.WebGLRenderer) {
+        // `renderer` is an accessor of Core's (pinned with its prototype) over this field.
+        if (hasOwn(core, '_renderer')) pinValue(core, '_renderer', 'xb.core.renderer');
+        pin(renderer, 'xb.core.renderer');
+      }
+      return running;
+    };
+  }
   // Count frames that actually ran (the render loop keeps ticking while paused but returns early).
   const originalUpdate = core.update;
   if (typeof originalUpdate === 'function') {
@@ -702,7 +720,7 @@ function register(token, modules) {
   pinNamespace(THREE, 'THREE');
   pinNamespace(xb, 'xb');
   pinInstance(core, 'xb.core');
-  for (const key of ['scene', 'scriptsManager', 'input', 'user', 'xrSystemsGroup']) {
+  for (const key of ['scene', 'camera', 'scriptsManager', 'input', 'user', 'xrSystemsGroup']) {
     const value = hasOwn(core, key) ? core[key] : null;
     if (value !== null && typeof value === 'object') pinValue(core, key, `xb.core.${key}`);
   }

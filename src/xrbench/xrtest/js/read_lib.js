@@ -472,5 +472,51 @@
                                           node: node(r.object, 'simulator', [])}));
   }
 
-  state.ops.read = {install, events, tagged, drawn, world, hand, objects, node, uiRect, uiLayout};
+  /**
+   * A picture of a rectangle of the scene as XR Blocks' renderer draws it, seen straight on from
+   * `depth` metres in front of it (an orthographic view along -out, `up` up), `size` metres,
+   * `width` x `height` pixels, RGBA rows from the top, base64. The renderer, its methods, the
+   * camera and the WebGL methods used were pinned before the app ran.
+   */
+  function picture({centre, up, out, size, width, height, depth}) {
+    const T = THREE(), c = core(), renderer = c.renderer;
+    if (!(renderer instanceof T.WebGLRenderer)) throw new Error('XR Blocks has no WebGLRenderer (xb.core.renderer)');
+    const gl = renderer.getContext();
+    for (const key of ownKeys(gl)) {
+      if (typeof getOwnPropertyDescriptor(gl, key).value === 'function') tamper(`the WebGL context has its own ${keyName(key)}()`);
+    }
+    guard(c.scene, 'xb.core.scene');
+    guard(c.camera, 'xb.core.camera');
+    c.scene.updateMatrixWorld(true);
+    const middle = new T.Vector3(...centre);
+    const camera = new T.OrthographicCamera(-size[0] / 2, size[0] / 2, size[1] / 2, -size[1] / 2, 0.01, 2 * depth);
+    camera.position.copy(middle).addScaledVector(new T.Vector3(...out), depth);
+    camera.up.set(...up);
+    camera.lookAt(middle);
+    camera.layers.mask = c.camera.layers.mask;
+    camera.updateMatrixWorld(true);
+    const target = new T.WebGLRenderTarget(width, height);
+    const previous = renderer.getRenderTarget();
+    const xrEnabled = renderer.xr.enabled;
+    const pixels = new Uint8Array(width * height * 4);
+    try {
+      renderer.xr.enabled = false;
+      renderer.setRenderTarget(target);
+      renderer.clear();
+      renderer.render(c.scene, camera);
+      renderer.readRenderTargetPixels(target, 0, 0, width, height, pixels);
+    } finally {
+      renderer.setRenderTarget(previous);
+      renderer.xr.enabled = xrEnabled;
+      target.dispose();
+    }
+    // WebGL's rows run from the bottom: turn them into an image's.
+    const rows = new Uint8Array(pixels.length), stride = width * 4;
+    for (let y = 0; y < height; y++) rows.set(pixels.subarray((height - 1 - y) * stride, (height - y) * stride), y * stride);
+    let text = '';
+    for (let i = 0; i < rows.length; i += 0x8000) text += String.fromCharCode.apply(null, rows.subarray(i, i + 0x8000));
+    return btoa(text);
+  }
+
+  state.ops.read = {install, events, tagged, drawn, world, hand, objects, node, uiRect, uiLayout, picture};
 })();

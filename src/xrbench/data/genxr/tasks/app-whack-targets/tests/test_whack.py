@@ -38,7 +38,6 @@ floor). Each test runs for a right- and for a left-dominant user.
 
 from __future__ import annotations
 
-import base64
 import itertools
 import math
 import time
@@ -107,47 +106,6 @@ _BUILD_JS = """
               position: p.toArray(), quaternion: q.toArray(), lo, hi, ui});
   });
   return out;
-}
-"""
-
-# A probe that renders the app's scene off screen with an orthographic camera straight in front of
-# a face: `centre` (world), `axes` (world directions of the face's right, up and out), `size`
-# (width, height) and `width` pixels across; RGBA rows from the bottom up (base64).
-_FRONT_JS = """
-(h, {centre, axes, size, width, height}) => {
-  const THREE = h.THREE, core = h.core, renderer = core.renderer;
-  if (!(renderer instanceof THREE.WebGLRenderer)) throw new Error('xb.core.renderer is not a WebGLRenderer');
-  h.guard(core.scene, 'xb.core.scene');
-  h.guard(core.camera, 'xb.core.camera');
-  core.scene.updateMatrixWorld(true);
-  const c = new THREE.Vector3(...centre);
-  const right = new THREE.Vector3(...axes[0]), up = new THREE.Vector3(...axes[1]), out = new THREE.Vector3(...axes[2]);
-  const camera = new THREE.OrthographicCamera(-size[0] / 2, size[0] / 2, size[1] / 2, -size[1] / 2, 0.01, 0.6);
-  camera.position.copy(c).addScaledVector(out, 0.3);
-  camera.up.copy(up);
-  camera.lookAt(c);
-  camera.layers.mask = core.camera.layers.mask;
-  camera.updateMatrixWorld(true);
-  const target = new THREE.WebGLRenderTarget(width, height);
-  const previous = renderer.getRenderTarget();
-  const xrEnabled = renderer.xr.enabled;
-  const pixels = new Uint8Array(width * height * 4);
-  try {
-    renderer.xr.enabled = false;
-    renderer.setRenderTarget(target);
-    renderer.clear();
-    renderer.render(core.scene, camera);
-    renderer.readRenderTargetPixels(target, 0, 0, width, height, pixels);
-  } finally {
-    renderer.setRenderTarget(previous);
-    renderer.xr.enabled = xrEnabled;
-    target.dispose();
-  }
-  let text = '';
-  for (let i = 0; i < pixels.length; i += 0x8000) {
-    text += String.fromCharCode.apply(null, pixels.subarray(i, i + 0x8000));
-  }
-  return btoa(text);
 }
 """
 
@@ -338,18 +296,8 @@ def front_view(xr, p: Part, flip: bool = False) -> np.ndarray:
     width = PICTURE_WIDTH
     height = max(16, round(width * h / w))
     face = tuple(p.centre[i] + out[i] * p.size[2] / 2 for i in range(3))
-    got = xr.probe(
-        _FRONT_JS,
-        {
-            "centre": list(face),
-            "axes": [list(right), list(up), list(out)],
-            "size": [w, h],
-            "width": width,
-            "height": height,
-        },
-    )
-    rgba = np.frombuffer(base64.b64decode(got), dtype=np.uint8).reshape(height, width, 4)
-    return rgba[:, :, :3].astype(int)
+    # Drawn by the app's renderer from 0.3 m in front of the face, orthographically.
+    return xr.picture(face, right, up, (w, h), (width, height), distance=0.3).astype(int)
 
 
 def off_main_colour(pixels: np.ndarray) -> int:
