@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from xrbench.xrtest import XRSession
+from xrbench.xrtest import XRSession, poses
 from xrbench.xrtest.actors import GESTURE_POSES, POSES, entry_point, normalize_pose
 from xrbench.xrtest.errors import TamperingError
 from xrbench.xrtest.session import distance, rotate
@@ -293,3 +293,17 @@ def test_planes_are_read_as_detection_reported_them_whatever_the_page_does_to_it
     floor = [p for p in s.planes() if p.label == "floor"]
     want = [p for (label, _), p in before.items() if label == "floor"]
     assert [(p.position, p.polygon) for p in floor] == [(p.position, p.polygon) for p in want]
+
+
+@pytest.mark.xr
+def test_the_pose_tables_are_xr_blocks_own(open_session):
+    s = open_session()
+    sdk = s.evaluate("() => xb.SIMULATOR_HAND_POSE_ROTATIONS")
+    for name, table in (("relaxed", poses.RELAXED), ("thumbs_up", poses.THUMBS_UP), ("fist", poses.FIST)):
+        assert sorted(table) == sorted(sdk[name])
+        for joint, degrees in table.items():
+            assert degrees == pytest.approx([math.degrees(r) for r in sdk[name][joint]], abs=0.006), (name, joint)
+    half = poses.blend(poses.RELAXED, poses.FIST, 0.5)
+    assert half["wrist"] == pytest.approx(
+        tuple((a + b) / 2 for a, b in zip(poses.RELAXED["wrist"], poses.FIST["wrist"], strict=True))
+    )
