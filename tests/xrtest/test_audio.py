@@ -17,7 +17,7 @@ def test_each_sound_is_logged_with_its_frame_pitch_and_length(open_session, test
     s = open_session(test_apps / "sounds", scene="empty")
     s.step(1)
     first = s.frame
-    tone, held, once, loop, part = s.audio()
+    tone, held, once, loop, part, late, cut = s.audio()
     assert [e["kind"] for e in (tone, held, once, loop, part)] == [
         "oscillator",
         "oscillator",
@@ -25,16 +25,26 @@ def test_each_sound_is_logged_with_its_frame_pitch_and_length(open_session, test
         "buffer",
         "buffer",
     ]
-    assert all(e["frame"] == first for e in (tone, held, once, loop, part))
+    assert all(e["frame"] == first for e in (tone, held, once, loop, part, late, cut))
+    assert late["start_delay"] == pytest.approx(1.0, abs=JITTER) and 0.5 - JITTER <= late["duration"] <= 0.5 + JITTER
+    assert all(e["start_delay"] <= JITTER for e in (tone, held, once, loop, part, cut))
+    assert 3.0 - JITTER <= cut["duration"] <= 3.0 + JITTER and cut["stop_frame"] is None
     assert tone["frequency"] == pytest.approx(440) and held["frequency"] == pytest.approx(330)
     assert 0.5 <= tone["duration"] <= 0.5 + JITTER  # playTone stops it in the frame it starts it
     assert once["duration"] == pytest.approx(0.25, abs=1e-3) and part["duration"] == pytest.approx(0.1, abs=1e-6)
     assert loop["duration"] is None and held["duration"] is None and held["stop_frame"] is None
     s.step(30)
-    held = s.audio()[1]
+    held, cut = s.audio()[1], s.audio()[6]
     assert held["stop_frame"] == first + 30 and held["duration"] is None
     assert 0.2 - JITTER <= held["stop_delay"] <= 0.2 + 1e-9
-    assert len(s.audio()) == 5  # stopping is not starting
+    # Stopped again before its 3 s were up: the later stop() is the one that counts.
+    assert cut["stop_frame"] == first + 30 and cut["stop_delay"] <= JITTER and cut["duration"] >= 3.0 - JITTER
+    assert len(s.audio()) == 7  # stopping is not starting
+    # Stopping sounds that have ended already changes nothing (the audio clock runs in wall-clock
+    # time, so wait until it is past their ends).
+    s.page.wait_for_timeout(600)
+    s.step(120)
+    assert s.audio()[1] == held and s.audio()[6] == cut
 
 
 def test_an_app_cannot_hide_a_stop_from_the_log(open_session, test_apps):

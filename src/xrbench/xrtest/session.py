@@ -508,7 +508,7 @@ class XRSession(PageSession):
 
     def audio(self) -> list[dict[str, Any]]:
         """Every sound the page started, in order (see `probe`): {'kind', 'frame', 'frequency',
-        'duration', 'stop_frame', 'stop_delay'}.
+        'duration', 'start_delay', 'stop_frame', 'stop_delay'}.
 
         `kind` is 'oscillator', 'buffer', 'source' (another Web Audio source node) or 'media' (an
         audio element's `play()`); `frequency` is an oscillator's, in Hz, when it started.
@@ -516,7 +516,9 @@ class XRSession(PageSession):
         started: a `stop(when)` in that frame (as XR Blocks' `playTone` does), a buffer's length
         or `start`'s duration argument; None for one that plays until stopped later. Such a later
         `stop()` sets `stop_frame` (the frame it was called in) and `stop_delay` (seconds after
-        that call the sound ends). Audio-clock times come from the browser's audio clock, which runs
+        that call the sound ends); the last such call counts, as in Web Audio, and a sound whose
+        length was fixed ends at whichever comes first. `start_delay` is how long after the
+        `start()` call (in `frame`) the sound begins: 0, or the wait of a `start(when)` in the future. Audio-clock times come from the browser's audio clock, which runs
         in wall-clock time and moves on between two reads of one frame: expect a few tens of
         milliseconds of jitter under load, and compare lengths with a tolerance.
         """

@@ -273,25 +273,35 @@ globalThis.addEventListener('unhandledrejection', (event) => {
       }
     } catch { /* an unreadable pitch is unknown, not an error of the app */ }
     const entry = {kind, frame: H.frames, frequency: Number.isFinite(frequency) ? frequency : null,
-                   duration, stop_frame: null, stop_delay: null};
+                   duration, start_delay: 0, stop_frame: null, stop_delay: null};
     H.audio.push(entry);
     if (kind !== 'media') {
-      try { started.set(node, {entry, start: at(node, args[0])}); } catch { /* not a node */ }
+      try {
+        const start = at(node, args[0]);
+        entry.start_delay = Math.max(0, start - (node.context ? node.context.currentTime : 0));
+        started.set(node, {entry, start, natural: duration});
+      } catch { /* not a node */ }
     }
   };
   // stop(): in the frame the sound started it fixes the sound's length (what XR Blocks'
   // playTone and most apps do: start now, stop at now + duration); in a later frame the log
-  // keeps that frame (virtual time) and when after it the sound ends.
+  // keeps that frame (virtual time) and when after it the sound ends. Web Audio applies only the
+  // last stop() of a source, so a later one is logged even when the first fixed a length.
   const recordStop = (node, when) => {
     const s = started.get(node);
-    if (!s || s.stopped) return;
-    s.stopped = true;
+    if (!s) return;
+    const now = node.context ? node.context.currentTime : 0;
+    // A sound that has already ended is not stopped again (its last stop() stays the one logged).
+    const fixedEnd = s.entry.duration === null ? Infinity : s.start + s.entry.duration;
+    const stoppedEnd = s.entry.stop_frame === null ? Infinity : s.stopCalled + s.entry.stop_delay;
+    if (s.entry.frame !== H.frames && Math.min(fixedEnd, stoppedEnd) <= now) return;
     const end = Math.max(0, at(node, when) - s.start);
     if (s.entry.frame === H.frames) {
-      s.entry.duration = s.entry.duration === null ? end : Math.min(s.entry.duration, end);
+      s.entry.duration = s.natural === null ? end : Math.min(s.natural, end);
     } else {
       s.entry.stop_frame = H.frames;
-      s.entry.stop_delay = Math.max(0, at(node, when) - (node.context ? node.context.currentTime : 0));
+      s.entry.stop_delay = Math.max(0, at(node, when) - now);
+      s.stopCalled = now;
     }
   };
   const replace = (proto, key, label, descriptor) => {

@@ -1,6 +1,9 @@
 // Sounds of every length the harness's audio log tells apart, all started in the app's first
 // frame: an XR Blocks tone of 0.5 s, an oscillator the app stops 30 frames later with a 0.2 s
-// release, a 0.25 s buffer, a looping buffer and a buffer started for 0.1 s of its length.
+// release, a 0.25 s buffer, a looping buffer, a buffer started for 0.1 s of its length, an
+// oscillator scheduled to sound 1 s later for 0.5 s, and one set to stop after 3 s that the app
+// stops again 30 frames later (Web Audio applies the last stop()); 150 frames in, it stops the
+// held oscillator and the tone once more, both long over (nothing changes).
 import * as xb from 'xrblocks';
 
 class Sounds extends xb.Script {
@@ -26,8 +29,23 @@ class Sounds extends xb.Script {
         if (duration === undefined) source.start();
         else source.start(0, 0, duration);
       }
+      const late = ctx.createOscillator();
+      late.connect(ctx.destination);
+      late.start(ctx.currentTime + 1.0);
+      late.stop(ctx.currentTime + 1.5);
+      this.cut = ctx.createOscillator();
+      this.cut.connect(ctx.destination);
+      this.cut.start();
+      this.cut.stop(ctx.currentTime + 3.0);
     }
-    if (this.frames === 31) this.held.stop(this.held.context.currentTime + 0.2);
+    if (this.frames === 31) {
+      this.held.stop(this.held.context.currentTime + 0.2);
+      this.cut.stop();
+    }
+    if (this.frames === 151) {
+      this.held.stop();
+      this.cut.stop();
+    }
   }
 }
 
