@@ -518,9 +518,10 @@ class XRSession(PageSession):
         `stop()` sets `stop_frame` (the frame it was called in) and `stop_delay` (seconds after
         that call the sound ends); the last such call counts, as in Web Audio, and a sound whose
         length was fixed ends at whichever comes first. `start_delay` is how long after the
-        `start()` call (in `frame`) the sound begins: 0, or the wait of a `start(when)` in the future. Audio-clock times come from the browser's audio clock, which runs
-        in wall-clock time and moves on between two reads of one frame: expect a few tens of
-        milliseconds of jitter under load, and compare lengths with a tolerance.
+        `start()` call (in `frame`) the sound begins: 0, or the wait of a `start(when)` in the
+        future. Audio-clock times come from the browser's audio clock, which runs in wall-clock
+        time and moves on between two reads of one frame: expect a few tens of milliseconds of
+        jitter under load, and compare lengths with a tolerance.
         """
         return self.probe("(h) => h.audio")
 
