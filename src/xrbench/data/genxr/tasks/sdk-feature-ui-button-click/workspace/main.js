@@ -1,6 +1,6 @@
 // Tally Counter: a card with a count and three buttons. "Add" counts up, "Undo" counts down, and
-// "Reset" (disabled until the count reaches 3) clears the count. A plain sphere next to the card
-// flashes when it is selected. Objects carry semantic tags (`userData.xrblocksDevtools`).
+// "Reset" (enabled only while the count is 3 or more) clears the count. A slider below the buttons
+// sets the size of a plain sphere next to the card, which flashes when it is selected. Objects carry semantic tags (`userData.xrblocksDevtools`).
 import * as THREE from 'three';
 import * as xb from 'xrblocks';
 
@@ -21,17 +21,22 @@ class TallyCounter extends xb.Script {
     this.addButton = new xb.UIButton({
       label: 'Add', style: {width: 180, height: 110},
       onClick: () => this.change('adds', this.tally.count + 1)});
-    this.undoButton = new xb.UIButton({
-      label: 'Undo', style: {width: 180, height: 110},
-      onClick: () => this.change('undos', Math.max(0, this.tally.count - 1))});
+    this.undoButton = new xb.UIButton({label: 'Undo', style: {width: 180, height: 110}});
+    // A callback can also be attached after construction.
+    this.undoButton.onClick = () => this.change('undos', Math.max(0, this.tally.count - 1));
     this.resetButton = new xb.UIButton({
       label: 'Reset', disabled: true, style: {width: 180, height: 110},
       onClick: () => this.change('resets', 0)});
 
+    this.sizeSlider = new xb.UISlider({
+      ariaLabel: 'Sphere size', min: 0.5, max: 2, step: 0.1, value: 1, style: {width: 560, height: 70},
+      onInput: (value) => this.resize(value, false),
+      onChange: (value) => this.resize(value, true)});
+
     this.card = new xb.UICard({
-      size: {width: 0.7, height: 0.36},
+      size: {width: 0.7, height: 0.5},
       style: {padding: 24, gap: 24, flexDirection: 'column', alignItems: 'center'},
-      children: [this.countText, row(this.addButton, this.undoButton, this.resetButton)],
+      children: [this.countText, row(this.addButton, this.undoButton, this.resetButton), this.sizeSlider],
     });
     this.card.position.set(0, 1.35, -0.9);
     this.add(this.card);
@@ -42,13 +47,14 @@ class TallyCounter extends xb.Script {
       undo: tag(this.undoButton, 'undo-button', {clicks: 0}),
       reset: tag(this.resetButton, 'reset-button', {clicks: 0, disabled: true}),
     };
+    this.sliderState = tag(this.sizeSlider, 'size-slider', {value: 1, inputs: 0, changes: 0, changed: null});
 
     // A plain (non-UI) object with ordinary select handlers.
     this.ping = new THREE.Mesh(
       new THREE.SphereGeometry(0.06, 24, 16),
       new THREE.MeshStandardMaterial({color: 0x4477ff}));
     this.ping.position.set(0.5, 1.35, -0.9);
-    this.pingState = tag(this.ping, 'ping', {selects: 0});
+    this.pingState = tag(this.ping, 'ping', {selects: 0, ends: 0, completed: 0});
     this.add(this.ping);
   }
 
@@ -58,6 +64,18 @@ class TallyCounter extends xb.Script {
     const v = new THREE.Vector3();
     for (const [name, button] of [['add', this.addButton], ['undo', this.undoButton], ['reset', this.resetButton]]) {
       this.buttonStates[name].center = button.getWorldPosition(v).toArray().map((x) => +x.toFixed(4));
+    }
+    this.sliderState.center = this.sizeSlider.getWorldPosition(v).toArray().map((x) => +x.toFixed(4));
+  }
+
+  resize(value, committed) {
+    this.ping.scale.setScalar(value);
+    this.sliderState.value = value;
+    if (committed) {
+      this.sliderState.changes += 1;
+      this.sliderState.changed = value;
+    } else {
+      this.sliderState.inputs += 1;
     }
   }
 
@@ -75,6 +93,13 @@ class TallyCounter extends xb.Script {
     if (event.target === this.ping || event.surface === this.ping) {
       this.pingState.selects += 1;
       this.ping.material.color.setHex(this.pingState.selects % 2 ? 0xffaa22 : 0x4477ff);
+    }
+  }
+
+  onObjectSelectEnd(event) {
+    if (event.target === this.ping || event.surface === this.ping) {
+      this.pingState.ends += 1;
+      if (event.completed) this.pingState.completed += 1;
     }
   }
 }
