@@ -499,6 +499,12 @@ def gesture(
     `name` is a gesture of XR Blocks' recogniser ('pinch', 'fist', 'thumbs-up', 'thumbs-down',
     'point', 'open-palm', 'spread') or any simulator pose ('victory', 'rock', ...). Apps that
     enable gesture recognition get `gesture_start` / `gesture_end` events.
+
+    The simulated hands turn with the head. With the head pitched (looking 25-30 degrees down or
+    up) the thumb of a fist points partly up or down, and XR Blocks' heuristic `detectFist`
+    penalises that: a held fist stays under the 0.6 threshold and only flickers past it while the
+    hand closes and opens (two `gesturestart('fist')`). Aim the hand level first
+    (`hand.point_to(...)` along the heading) when a test needs one clean fist from a pitched head.
     """
     h = hand if isinstance(hand, Hand) else session.hand(hand)
     key = name.strip().lower().replace("_", "-").replace(" ", "-")
