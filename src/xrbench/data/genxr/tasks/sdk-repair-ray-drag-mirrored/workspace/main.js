@@ -4,7 +4,8 @@ import * as xb from 'xrblocks';
 /**
  * Drag the crate: XR Blocks' built-in manipulation moves a crate with a hand ray (pinch while
  * pointing at it, then aim or move the hand) and a ball with a direct grab (fingertip inside,
- * pinch, move the hand). The app only records the manipulation events it receives.
+ * pinch, move the hand). The app only records the manipulation events it receives (how many,
+ * which hand, and the `point` of the latest one).
  *
  * Objects carry XR Blocks DevTools tags (`userData.xrblocksDevtools`) with their state.
  */
@@ -21,7 +22,9 @@ class Movable extends xb.Script {
     this.mesh.name = name;
     this.mesh.position.copy(position);
     this.mesh.xb = {manipulation: {actions: {translate: true}}};
-    this.state = tag(this.mesh, name, {manipulating: false, starts: 0, updates: 0, hand: null});
+    this.state = tag(this.mesh, name, {
+      manipulating: false, starts: 0, updates: 0, hand: null, point: null,
+    });
     this.add(this.mesh);
   }
 
@@ -31,8 +34,10 @@ class Movable extends xb.Script {
       this.state.manipulating = true;
       this.state.starts += 1;
       this.state.hand = event.source?.handedness ?? null;
+      this.state.point = event.point.toArray();
     } else if (event.phase === 'update') {
       this.state.updates += 1;
+      this.state.point = event.point.toArray();
     } else {
       this.state.manipulating = false;
     }

@@ -2,7 +2,7 @@ import * as THREE from 'three';
 import * as xb from 'xrblocks';
 
 const LABEL_SIZE = new THREE.Vector2(0.16, 0.05);
-const HEIGHT_ABOVE = 0.15;  // metres above the detected position
+const HEIGHT_ABOVE = 0.14;  // metres above the object's estimated top
 const MATCH_DISTANCE = 0.25;  // the same label this close to last frame's is the same object
 const FORGET_FRAMES = 20;  // frames without a detection before a label goes
 
@@ -44,7 +44,7 @@ class ObjectLabels extends xb.Script {
     }
     const detections = detector.get().map((object) => ({
       text: object.label,
-      position: object.getWorldPosition(new THREE.Vector3()),
+      position: this.anchorOf(object),
     }));
 
     const unmatched = new Set(this.labels);
@@ -72,6 +72,30 @@ class ObjectLabels extends xb.Script {
       if (label.missed > FORGET_FRAMES) this.removeLabel(label);
     }
     this.faceUser();
+  }
+
+  /**
+   * Where the label goes: over the detected point, at the height of the object's top. The top is
+   * where the ray through the top edge of the object's image box meets the upright plane through
+   * the detected point that faces the camera.
+   */
+  anchorOf(object) {
+    const point = object.getWorldPosition(new THREE.Vector3());
+    const box = object.detection2DBoundingBox;
+    if (!box || box.isEmpty?.()) return point;
+    const camera = xb.core.camera;
+    const eye = camera.getWorldPosition(new THREE.Vector3());
+    const normal = new THREE.Vector3(eye.x - point.x, 0, eye.z - point.z);
+    if (normal.lengthSq() < 1e-8) return point;
+    normal.normalize();
+    const cx = (box.min.x + box.max.x) / 2;
+    const ndc = new THREE.Vector2(cx * 2 - 1, 1 - box.min.y * 2);
+    const raycaster = new THREE.Raycaster();
+    raycaster.setFromCamera(ndc, camera);
+    const plane = new THREE.Plane().setFromNormalAndCoplanarPoint(normal, point);
+    const top = raycaster.ray.intersectPlane(plane, new THREE.Vector3());
+    if (top && top.y > point.y) point.y = top.y;
+    return point;
   }
 
   createLabel(text) {
