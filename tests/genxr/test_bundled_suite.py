@@ -1,7 +1,8 @@
 """The bundled GenXR-Bench suite: composition, and the verifier's accuracy on its reference candidates.
 
 `make test` validates a representative subset (the tasks `xrbench run --quick` uses: one app and
-one SDK-repair task) once; the whole suite three times is `make test-all` (and the README's figure).
+one SDK-repair task; of each, the candidates the main job validates: valid, blind, adversarial,
+untouched and three mutants) once; the whole suite three times is `make test-all` (and the README's figure).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import pytest
 
 from xrbench.genxr.task import Capability, Difficulty, TaskType, load_tasks
 from xrbench.genxr.validate import validate
-from xrbench.run_all import _quick_tasks
+from xrbench.run_all import PARALLEL_RUNS, _quick_tasks
 
 SUITE = [t for t in load_tasks() if not t.spec.example]
 
@@ -29,7 +30,7 @@ def test_suite_composition():
 def test_verifier_separates_the_candidates_of_a_subset(tmp_path):
     tasks = _quick_tasks(SUITE)
     assert {t.type.value for t in tasks} == {"app", "sdk-repair"}
-    report = validate(tasks, tmp_path / "validate.json", repeats=1)
+    report = validate(tasks, tmp_path / "validate.json", repeats=1, jobs=PARALLEL_RUNS, subset="representative")
     s = report["summary"]
     wrong = {
         f"{task}/{label}": rec["runs"][0]["outcome"]
@@ -39,6 +40,7 @@ def test_verifier_separates_the_candidates_of_a_subset(tmp_path):
     }
     assert s["accuracy"] == 1.0, wrong
     assert s["confusion"]["valid"]["pass"] >= 2 and s["confusion"]["empty"]["fail"] == 2
+    assert s["mutants"] >= 2 and s["mutation_score"] == 1.0
 
 
 @pytest.mark.slow
