@@ -6,16 +6,16 @@ import * as xb from 'xrblocks';
 class Block extends xb.Script {
   constructor(id, x) {
     super();
-    this.id = id;
+    this.blockId = id;
     this.x = x;
   }
 
   init() {
     this.mesh = new THREE.Mesh(new THREE.BoxGeometry(0.08, 0.08, 0.08), new THREE.MeshNormalMaterial());
     this.mesh.position.set(this.x, 0.79, -1.5);
-    this.mesh.userData.xrblocksDevtools = {tag: 'block', state: {id: this.id, restingOn: 'table', held: false}};
+    this.mesh.userData.xrblocksDevtools = {tag: 'block', state: {id: this.blockId, restingOn: 'table', held: false}};
     this.add(this.mesh);
-    if (this.id === 'B') this.add(new THREE.HemisphereLight(0xffffff, 0x444444, 3));
+    if (this.blockId === 'B') this.add(new THREE.HemisphereLight(0xffffff, 0x444444, 3));
     this.from = null;
   }
 
