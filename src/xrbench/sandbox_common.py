@@ -88,6 +88,12 @@ def system_mounts(*, network: bool, etc_dir: Path) -> list[str]:
     name resolution files replace the synthetic hosts only when `network` is on.
     """
     cmd = ["--ro-bind", "/usr", "/usr"]
+    # The folders above the bound files, made world-readable first: bubblewrap itself makes them
+    # owner-only when run as root, and the agent user could then not read /etc/ssl/openssl.cnf
+    # (Node, and so Playwright's driver, refuses to start without it).
+    files = [*SYSTEM_FILES, *NETWORK_FILES, "/etc/passwd", "/etc/group"]
+    for folder in sorted({parent for f in files for parent in Path(f).parents if parent != Path("/")}):
+        cmd += ["--perms", "0755", "--dir", str(folder)]
     for name in ROOT_LINKS:
         path = Path("/") / name
         if path.is_symlink():

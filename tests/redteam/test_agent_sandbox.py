@@ -11,6 +11,7 @@ grades, and run the toolkit (`xrbench`, the venv's python) even from a checkout 
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import os
 import secrets
@@ -318,3 +319,102 @@ def test_toolkit_folders_under_tmp_are_visible_behind_the_private_tmp(tmp_path):
             shutil.rmtree(sibling)
     finally:
         shutil.rmtree(toolkit)
+
+
+# An SDK task's agent hunting for the unmodified SDK: every visible .ts/.js/.map file is hashed and
+# compared with the pinned originals that differ from its workspace (the task's changed sources,
+# the whole published build); then it builds its SDK and opens its app, which must still work.
+SDK_HUNTER = r"""
+import hashlib, json, os, subprocess, sys
+
+cfg = json.loads(sys.argv[1])
+forbidden = set(cfg["hashes"])
+found = {"matches": [], "listed": [], "xrblocks_dir": os.environ.get("XRBLOCKS_DIR", "")}
+for root, dirs, files in os.walk("/"):
+    if root in ("/proc", "/sys", "/dev"):
+        dirs[:] = []
+        continue
+    for name in files:
+        if not name.endswith((".ts", ".js", ".mjs", ".map")):
+            continue
+        p = os.path.join(root, name)
+        try:
+            if os.path.getsize(p) > (16 << 20):
+                continue
+            with open(p, "rb") as f:
+                digest = hashlib.sha256(f.read()).hexdigest()
+        except OSError:
+            continue
+        if digest in forbidden:
+            found["matches"].append(p)
+for path in cfg["paths"]:
+    try:
+        if os.listdir(path):
+            found["listed"].append(path)
+    except OSError:
+        pass
+for key, argv in cfg["run"].items():
+    r = subprocess.run(argv, capture_output=True, text=True)
+    found[key] = [r.returncode, (r.stdout + r.stderr)[-800:]]
+with open("leaks.json", "w") as f:
+    json.dump(found, f, indent=1)
+"""
+
+
+def _digests(folder: Path) -> dict[str, str]:
+    """sha256 of the SDK's code files; tiny ones (`export {};`) are no evidence and match elsewhere."""
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in folder.rglob("*")
+        if p.is_file() and p.suffix in (".ts", ".js", ".map") and p.stat().st_size >= 256
+    }
+
+
+def test_sdk_task_agent_cannot_read_the_pinned_sdk(tmp_path):
+    from xrbench.genxr.sdk import pinned_sdk_dir
+    from xrbench.genxr.task import load_task
+    from xrbench.genxr.trial import AgentSpec, TrialSpec, trial_sandbox
+    from xrbench.genxr.workspace import prepare_workspace
+
+    pinned = pinned_sdk_dir()
+    task = load_task(DEFAULT_TASKS_DIR / "sdk-repair-ray-drag-mirrored")
+    ws = tmp_path / "trial" / "workspace"
+    prepare_workspace(task, ws)
+    own = _digests(ws / "sdk" / "src")
+    changed = {h for rel, h in _digests(pinned / "src").items() if own.get(rel) != h}
+    assert changed, "the task changes no SDK source: nothing for the hunter to find"
+    forbidden = (changed | set(_digests(pinned / "build").values())) - set(own.values())
+    cfg = {
+        "hashes": sorted(forbidden),
+        "paths": [str(pinned / "src"), str(pinned / "build")],
+        "run": {
+            "build": ["xrbench", "genxr", "build-sdk", "."],
+            "open": ["xrbench", "xr", "open", ".", "--frames", "2", "--viewport", "320x240"],
+        },
+    }
+    argv = [sys.executable, "-c", SDK_HUNTER, json.dumps(cfg)]
+    spec = TrialSpec(task_dir=str(task.dir), agent=AgentSpec("command"), attempt=0, trial_dir=str(tmp_path / "trial"))
+    box = trial_sandbox(spec, ws, task)
+    r = box.run(argv, timeout_s=600)
+    assert r.returncode == 0, r.output
+    leaks = json.loads((ws / "leaks.json").read_text())
+    assert leaks["matches"] == [], f"the agent found the unmodified SDK: {leaks['matches'][:5]}"
+    assert leaks["listed"] == [], "the pinned SDK's code is visible"
+    assert leaks["xrblocks_dir"] == str(ws / "sdk")
+    # The agent can still do its job: build its SDK and run its app on it.
+    assert leaks["build"][0] == 0, leaks["build"]
+    assert leaks["open"][0] == 0, leaks["open"]
+
+    # The same hunter in an app task's sandbox finds the pinned SDK (which app tasks may read):
+    # the hunt itself works.
+    app_task = load_task(DEFAULT_TASKS_DIR / "app-grab-box")
+    app_ws = tmp_path / "app-trial" / "workspace"
+    prepare_workspace(app_task, app_ws)
+    cfg["run"] = {}
+    spec = TrialSpec(
+        task_dir=str(app_task.dir), agent=AgentSpec("command"), attempt=0, trial_dir=str(tmp_path / "app-trial")
+    )
+    r = trial_sandbox(spec, app_ws, app_task).run([sys.executable, "-c", SDK_HUNTER, json.dumps(cfg)], timeout_s=600)
+    assert r.returncode == 0, r.output
+    control = json.loads((app_ws / "leaks.json").read_text())
+    assert control["matches"] and control["listed"] == cfg["paths"], control

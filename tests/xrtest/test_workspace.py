@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from xrbench.xrtest.webdeps import find_web_deps
+from xrbench.xrtest.errors import XRTestError
+from xrbench.xrtest.webdeps import WebDeps, find_web_deps
 from xrbench.xrtest.workspace import (
     HARNESS_MODULE,
     ImportMapError,
@@ -212,5 +213,30 @@ def test_an_app_with_its_own_sdk_build_uses_it(tmp_path):
         assert imports["xrblocks/addons/"] == "/sdk/build/addons/"
         assert imports["https://cdn.jsdelivr.net/gh/google/xrblocks@build/"] == "/sdk/build/"
         assert imports["three"] == REQUIRED_LOCAL["three"]
+    finally:
+        ws.cleanup()
+
+
+def test_an_sdk_workspace_needs_no_pinned_sdk_build(tmp_path):
+    """In the agent sandbox an SDK task sees no pinned SDK build: its own build must be enough."""
+    real = find_web_deps()
+    nm = tmp_path / "node_modules"
+    nm.mkdir()
+    for name in os.listdir(real.node_modules):
+        if name != "xrblocks":
+            (nm / name).symlink_to(real.node_modules / name)
+    (nm / "xrblocks").mkdir()  # the package with its build hidden
+    deps = WebDeps(root=tmp_path, node_modules=nm, versions=real.versions)
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "index.html").write_text(TEMPLATE_HTML)
+    with pytest.raises(XRTestError, match="build-sdk"):
+        create_workspace(app, deps)  # not built yet: one clear line, not a KeyError
+    (app / "sdk" / "build").mkdir(parents=True)
+    (app / "sdk" / "build" / "xrblocks.js").write_text("export const core = {};")
+    ws = create_workspace(app, deps)
+    try:
+        assert ws.import_map["imports"]["xrblocks"] == "/sdk/build/xrblocks.js"
+        assert ws.import_map["imports"]["xrblocks/addons/"] == "/sdk/build/addons/"
     finally:
         ws.cleanup()

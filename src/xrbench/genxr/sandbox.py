@@ -16,8 +16,9 @@ under bubblewrap (Debian package `bubblewrap`). Guarantees, each proven by a hos
   other checkout or copy of the tasks, no job folder, no home folder, `/root`, `/home` or `/work`;
 - the folders an agent must not read replaced by empty ones where a bound folder would show them:
   the bundled tasks root inside the package (always), every tasks root and the job folder the job
-  names, the repository's `.git`; single files in them can be made readable again (`readable`:
-  the instruction file);
+  names, the repository's `.git`, and for SDK tasks the pinned SDK's code (`src/`, `build/`: the
+  unmodified SDK, from which a repair is a diff away); single files in them can be made readable
+  again (`readable`: the instruction file);
 - an unprivileged user: as root, bubblewrap runs with only the capabilities to switch user, and
   the agent's command starts as uid `uid` (65534, `nobody`) through `setpriv` (no groups, no
   capabilities, `no_new_privs`) in a user namespace of its own; a trial's workspace

@@ -108,6 +108,19 @@ def pinned_sdk_dir(node_modules: str | Path | None = None, version: str = "0.21.
     return pkg
 
 
+def pinned_sdk_code(node_modules: str | Path | None = None) -> list[Path]:
+    """The pinned package's code (`src/`, `build/`), or [] when there is no pinned SDK.
+
+    It is the unmodified SDK: an SDK task's agent that could read it would find a repair by
+    diffing, or a removed feature by copying, so the agent sandbox hides it from SDK tasks.
+    """
+    try:
+        pkg = find_node_modules(node_modules) / SDK_PACKAGE
+    except UserError:  # no web deps at all: nothing to hide (the verifier reports it)
+        return []
+    return [pkg / "src", pkg / "build"]
+
+
 def copy_pinned_sdk(dest_sdk: Path, node_modules: str | Path | None = None) -> Path:
     """Copy the pinned sources (and docs) to `dest_sdk` (= <workspace>/sdk); returns `dest_sdk/src`."""
     pkg = pinned_sdk_dir(node_modules)

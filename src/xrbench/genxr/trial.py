@@ -33,6 +33,7 @@ from xrbench.genxr.grading import (
     write_verdict,
 )
 from xrbench.genxr.sandbox import Sandbox
+from xrbench.genxr.sdk import SDK_DIR, pinned_sdk_code
 from xrbench.genxr.task import Task, TaskType, load_task
 from xrbench.genxr.workspace import prepare_workspace
 from xrbench.procs import interrupted
@@ -144,7 +145,7 @@ def run_trial(spec: TrialSpec) -> dict[str, Any]:
     try:
         task = load_task(spec.task_dir)
         prepare_workspace(task, ws)
-        sandbox = _sandbox(spec, ws)
+        sandbox = trial_sandbox(spec, ws, task)
     except Exception as e:  # the task's or the machine's problem, never the agent's: one line, no crash
         atomic_write_text(agent_dir / "error.txt", traceback.format_exc())
         return _setup_failed(spec, task, e, time.perf_counter() - t0)
@@ -166,16 +167,29 @@ def run_trial(spec: TrialSpec) -> dict[str, Any]:
     return result
 
 
-def _sandbox(spec: TrialSpec, ws: Path) -> Sandbox:
-    """The agent's sandbox: the workspace writable, the tasks and the job hidden."""
+def trial_sandbox(spec: TrialSpec, ws: Path, task: Task) -> Sandbox:
+    """The agent's sandbox: the workspace writable, the tasks and the job hidden.
+
+    For SDK tasks the pinned SDK's code is hidden too (it is the unmodified SDK), and
+    `$XRBLOCKS_DIR` names the workspace's own `sdk/` (the sources to change, the SDK's guides).
+    """
+    resources = _resources()
+    # Also part of the toolkit the sandbox binds; named again so they show even if hidden.
+    readable = [Path(p) for p in resources.values()]
+    hidden = [Path(p) for p in spec.hidden]
+    if task.type.is_sdk:
+        hidden += pinned_sdk_code()
+        resources["XRBLOCKS_DIR"] = str(ws / SDK_DIR)
     # The workspace was made for this trial just now: as root it is handed to the sandbox user.
-    sandbox = Sandbox(
-        ws, hidden=[Path(p) for p in spec.hidden], network=spec.network, env_pass=spec.env_pass, own_workspace=True
+    return Sandbox(
+        ws,
+        hidden=hidden,
+        readable=readable,
+        network=spec.network,
+        env_pass=spec.env_pass,
+        extra_env=resources,
+        own_workspace=True,
     )
-    sandbox.extra_env = _resources()
-    # Also part of the toolkit the sandbox binds; named again so they show even if hidden above.
-    sandbox.readable = [Path(p) for p in sandbox.extra_env.values()]
-    return sandbox
 
 
 def _run_agent(spec: TrialSpec, task: Task, ws: Path, agent_dir: Path, sandbox: Sandbox) -> AgentResult:

@@ -83,15 +83,16 @@ def local_import_map(deps: WebDeps, app_dir: Path | None = None) -> dict[str, st
     When `app_dir` contains `sdk/build/xrblocks.js`, `xrblocks` and `xrblocks/addons/` (and the
     SDK's CDN URLs) point at `/sdk/build/` instead; everything else still comes from node_modules.
     """
+    own_sdk = app_dir is not None and (app_dir / APP_SDK_ENTRY).is_file()
     imports: dict[str, str] = {}
     for table in (LOCAL_IMPORTS, LOCAL_URL_PREFIXES):
         for key, rel in table.items():
-            if (deps.node_modules / rel).exists():
+            # Checked against the app's own build, not the npm one: the agent sandbox hides the
+            # pinned SDK's build from SDK tasks.
+            if own_sdk and rel.startswith("xrblocks/build/"):
+                imports[key] = "/sdk/build/" + rel.removeprefix("xrblocks/build/")
+            elif (deps.node_modules / rel).exists():
                 imports[key] = "/node_modules/" + rel
-    if app_dir is not None and (app_dir / APP_SDK_ENTRY).is_file():
-        for key, value in list(imports.items()):
-            if value.startswith("/node_modules/xrblocks/build/"):
-                imports[key] = "/sdk/build/" + value.removeprefix("/node_modules/xrblocks/build/")
     return imports
 
 
@@ -338,6 +339,12 @@ def create_workspace(
             raise XRTestError(f"{entry} must be a regular file, not a symlink")
         text = html_file.read_text(encoding="utf-8")
         local = local_import_map(deps, root)
+        if inject_harness and "xrblocks" not in local:
+            # An SDK workspace not built yet, where the pinned SDK's build is hidden (agent sandbox).
+            raise XRTestError(
+                f"{app}: no XR Blocks build to load ({APP_SDK_ENTRY} is missing and so is the pinned "
+                "package's build); in an SDK workspace run `xrbench genxr build-sdk .` first"
+            )
         # A module the app no longer has would be a 404 in every request log.
         preload = [u for u in preload if u.startswith("/node_modules/") or (root / u.lstrip("/")).is_file()]
         new_text = rewrite_html(text, local, harness_module=harness_module if inject_harness else None, preload=preload)
