@@ -12,7 +12,13 @@ from typer.testing import CliRunner
 
 from xrbench.cli.genxr_cmd import app
 from xrbench.genxr.task import load_task, load_tasks
-from xrbench.genxr.validate import PINNED_REPRESENTATIVE, known_runs, representative_tasks, validate
+from xrbench.genxr.validate import (
+    PINNED_REPRESENTATIVE,
+    harness_fingerprint,
+    known_runs,
+    representative_tasks,
+    validate,
+)
 
 from .builders import make_app_task
 
@@ -38,6 +44,7 @@ def test_validate_scores_every_candidate_and_repeat(tmp_path):
         "empty": {"pass": 0, "fail": 2, "infra_error": 0},
     }
     assert s["mutants"] == 0 and s["mutation_score"] is None
+    assert s["harness_versions"] == {harness_fingerprint(): 8}
     cands = report["tasks"]["red-button"]["candidates"]
     assert set(cands) == {"valid/ok", "adversarial/bad0", "adversarial/bad1", "empty"}
     assert [r["repeat"] for r in cands["valid/ok"]["runs"]] == [0, 1]
@@ -85,6 +92,12 @@ def test_rerun_reuses_finished_runs_until_the_task_changes(tmp_path):
     report = validate([load_task(task_dir)], out, repeats=2, pytest_args=[], on_run=lambda *a: ran.append(a[2]))
     assert ran == [1, 1, 1, 1]  # only the second repeat of each candidate
     assert report["summary"]["runs"] == 8
+    # Runs kept from a report another harness made are counted apart.
+    data = json.loads(out.read_text())
+    data["tasks"]["red-button"]["candidates"]["empty"]["runs"][0]["harness"] = "0123456789ab"
+    out.write_text(json.dumps(data))
+    report = validate([load_task(task_dir)], out, repeats=2, pytest_args=[])
+    assert report["summary"]["harness_versions"] == {"0123456789ab": 1, harness_fingerprint(): 7}
     (task_dir / "instruction.md").write_text("Add a button tagged `red-button`; make it big.\n")
     ran.clear()
     validate([load_task(task_dir)], out, repeats=2, pytest_args=[], on_run=lambda *a: ran.append(a[2]))

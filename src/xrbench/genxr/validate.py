@@ -21,6 +21,7 @@ finished runs of unchanged tasks (a task's fingerprint is the hash of its files)
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import time
 from collections import Counter
@@ -84,6 +85,18 @@ def materialize(cand: Candidate, dest: Path) -> Path:
     return dest
 
 
+@functools.cache
+def harness_fingerprint() -> str:
+    """sha256 (12 hex digits) of the xrtest harness (its Python and JavaScript): which harness made a run.
+
+    A report resumed across checkouts keeps runs of unchanged tasks; this says which harness they
+    ran on (`summary.harness_versions`).
+    """
+    import xrbench.xrtest
+
+    return tree_sha256(Path(xrbench.xrtest.__file__).parent, ("__pycache__",))[:12]
+
+
 def run_candidate(cand: Candidate, pytest_args: Sequence[str] | None = None) -> dict[str, Any]:
     """Materialize the candidate in a temporary workspace, verify it once, return the run record."""
     t0 = time.perf_counter()
@@ -103,6 +116,7 @@ def run_candidate(cand: Candidate, pytest_args: Sequence[str] | None = None) -> 
         "passed": verdict.passed,
         "infra_error": verdict.infra_error,
         "seconds": round(time.perf_counter() - t0, 2),
+        "harness": harness_fingerprint(),
         "tests": verdict.to_json()["tests"],
     }
 
@@ -118,6 +132,7 @@ def summarize(tasks: Sequence[Task], per_task: dict[str, dict[str, Any]]) -> dic
     confusion: dict[str, Counter[str]] = {k: Counter() for k in ("valid", "adversarial", "mutant", EMPTY)}
     n_candidates = 0
     seconds = 0.0
+    harness: Counter[str] = Counter()
     for task in tasks:
         for label, rec in per_task.get(task.id, {}).get("candidates", {}).items():
             n_candidates += 1
@@ -127,6 +142,7 @@ def summarize(tasks: Sequence[Task], per_task: dict[str, dict[str, Any]]) -> dic
                 runs += 1
                 correct += _correct(rec["kind"], o)
             seconds += sum(r.get("seconds", 0.0) for r in rec["runs"])
+            harness.update(r.get("harness", "unknown") for r in rec["runs"])
             if len(set(outcomes)) > 1:
                 flaky.append(f"{task.id}/{label}")
     caps: Counter[str] = Counter(c.value for t in tasks for c in t.spec.capabilities)
@@ -142,6 +158,8 @@ def summarize(tasks: Sequence[Task], per_task: dict[str, dict[str, Any]]) -> dic
         # expected kind -> observed outcome -> runs
         "confusion": {k: {o: c.get(o, 0) for o in (PASS, FAIL, INFRA)} for k, c in confusion.items()},
         "candidate_seconds": round(seconds, 1),
+        # harness fingerprint -> runs made with it (more than one key: a report resumed across versions)
+        "harness_versions": dict(sorted(harness.items())),
         # Mutants failed in every run / mutants run: 1.0 when the tests catch every broken requirement.
         "mutants": sum(len(t.mutants) for t in tasks),
         "mutation_score": mutation_score(
