@@ -25,7 +25,7 @@ err_console = Console(stderr=True)
 
 
 class App(typer.Typer):
-    """A Typer app whose commands report `UserError`s as plain lines (exit 2), never tracebacks."""
+    """A Typer app whose commands report `UserError`s and `OSError`s as plain lines (exit 2), never tracebacks."""
 
     def __init__(self, **kwargs: Any):
         kwargs.setdefault("no_args_is_help", True)
@@ -43,6 +43,10 @@ class App(typer.Typer):
                 except UserError as e:
                     for line in str(e).splitlines() or [type(e).__name__]:
                         err_console.print(f"error: {line}", markup=False, highlight=False, soft_wrap=True)
+                    raise typer.Exit(2) from None
+                except OSError as e:  # a file the command cannot read or write: name it, no traceback
+                    where = f"{e.filename}: " if e.filename else ""
+                    err_console.print(f"error: {where}{e.strerror or e}", markup=False, highlight=False)
                     raise typer.Exit(2) from None
 
             register(guarded)
