@@ -33,8 +33,9 @@ PytestArgsOpt = Annotated[
     str | None,
     typer.Option(
         "--pytest-args",
-        help="Extra pytest arguments (shell syntax; {workspace} and {scenes} are substituted). Default: the "
-        "xrtest harness plugin and --xr-app {workspace} when the harness provides it, else none.",
+        help="The verifier's pytest arguments (shell syntax; {workspace} and {scenes} are substituted). They "
+        "replace the default, so keep it when adding to it: '-p xrbench.xrtest.pytest_plugin --xr-app "
+        "{workspace} --xr-scenes {scenes}' (when the harness is installed, else none).",
     ),
 ]
 
