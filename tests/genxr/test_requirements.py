@@ -212,3 +212,21 @@ def test_a_representative_validation_keeps_the_first_and_blind_valid_solutions_a
     report = validate([task], tmp_path / "v.json", pytest_args=[], subset="representative")
     assert sorted(report["tasks"]["red-button"]["candidates"]) == sorted(labels)
     assert report["summary"]["accuracy"] == 1.0 and report["summary"]["mutation_score"] == 1.0
+
+
+def test_check_names_every_mutant_that_no_longer_applies_to_its_valid_solution(tmp_path):
+    from typer.testing import CliRunner
+
+    from xrbench.cli.genxr_cmd import app
+    from xrbench.genxr.workspace import unappliable_patches
+
+    task_dir = task_with_requirements(tmp_path / "suite")
+    assert unappliable_patches(load_task(task_dir)) == []
+    # The valid solution is edited where a mutant's context lies: the mutant no longer applies.
+    good = task_dir / "solutions" / "valid" / "ok" / "main.js"
+    good.write_text(good.read_text().replace("// red-button 0xff0000", "// red-button #ff0000"))
+    whys = unappliable_patches(load_task(task_dir))
+    assert len(whys) == 2 and all("does not apply to valid/ok" in why for why in whys)  # both edit that line
+    assert any("turns-red-blue.patch" in why for why in whys) and any("has-button-none.patch" in why for why in whys)
+    r = CliRunner().invoke(app, ["check", "--tasks", str(tmp_path / "suite")])
+    assert r.exit_code == 2 and "turns-red-blue.patch" in r.output and "Traceback" not in r.output

@@ -101,6 +101,7 @@ def check(
     # Strict: the authoring rules (symlinks in tests/ and solutions/) are checked here, not on a run.
     loaded = load_tasks(tasks, strict=True)
     console.print(_summary_table(loaded))
+    _check_patches(loaded)
     if build:
         _check_builds(loaded)
     if solutions:
@@ -110,6 +111,15 @@ def check(
     if pending:
         # The suite is being converted to requirements and mutants (task.py): say which are left.
         console.print(f"[yellow]{len(pending)} task(s) declare no requirements yet[/yellow]: {', '.join(pending)}")
+
+
+def _check_patches(tasks: list[Task]) -> None:
+    """Every patch solution applies (a mutant onto the valid solution it names): else one line each."""
+    from xrbench.genxr.workspace import unappliable_patches
+
+    whys = [why.split(": ", 1) for t in tasks for why in unappliable_patches(t)]
+    if whys:
+        raise ValidationError(Problem(where, "", "", what) for where, what in whys)
 
 
 def _check_builds(tasks: list[Task]) -> None:

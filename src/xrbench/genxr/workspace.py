@@ -31,6 +31,7 @@ from xrbench.genxr.sdk import (
     run_setup_script,
 )
 from xrbench.genxr.task import SOLUTION_META_FILES, TEMPLATES_DIR, Solution, Task
+from xrbench.procs import owned_temporary_directory
 
 # Never part of a workspace copy: dependencies are served from the pinned node_modules, and VCS or
 # cache folders only add size.
@@ -92,10 +93,14 @@ def prepare_workspace(
     return build_sdk(dest, node_modules=node_modules) if build else None
 
 
-def apply_solution(solution: Solution, workspace: Path) -> None:
-    """Apply a solution (folder overlay or patch) to a starting workspace in place."""
+def apply_solution(solution: Solution, workspace: Path, *, check: bool = False) -> None:
+    """Apply a solution (folder overlay or patch) to a starting workspace in place.
+
+    `check=True` only checks that a patch applies (`git apply --check`), changing nothing.
+    """
     if solution.patch is None:
-        copy_tree(solution.path, workspace, ignore_extra=tuple(SOLUTION_META_FILES))
+        if not check:
+            copy_tree(solution.path, workspace, ignore_extra=tuple(SOLUTION_META_FILES))
         return
     # `git apply` works outside a repository too; --unsafe-paths is never passed, so a patch
     # cannot write outside the workspace. The ceiling stops git from finding an enclosing
@@ -103,7 +108,7 @@ def apply_solution(solution: Solution, workspace: Path) -> None:
     workspace = workspace.resolve()
     env = {**os.environ, "GIT_CEILING_DIRECTORIES": str(workspace.parent)}
     proc = subprocess.run(
-        ["git", "apply", "--whitespace=nowarn", str(solution.patch.resolve())],
+        ["git", "apply", *(["--check"] if check else []), "--whitespace=nowarn", str(solution.patch.resolve())],
         cwd=workspace,
         env=env,
         capture_output=True,
@@ -113,6 +118,39 @@ def apply_solution(solution: Solution, workspace: Path) -> None:
         msg = " | ".join(proc.stderr.strip().splitlines()[:3]) or f"exit status {proc.returncode}"
         onto = f"valid/{solution.base}" if solution.kind == "mutant" else "the starting workspace"
         raise WorkspaceError(f"{solution.patch}: does not apply to {onto}: {msg}")
+
+
+def unappliable_patches(task: Task) -> list[str]:
+    """Why each patch solution of `task` (a mutant onto its valid solution) does not apply; [] when all do.
+
+    One starting workspace per base is made and every patch is checked against it, so a suite's
+    hundreds of mutants cost a few workspaces and one `git apply --check` each.
+    """
+    bases: dict[str | None, list[Solution]] = {}
+    for sol in task.solutions:
+        if sol.patch is not None:
+            bases.setdefault(sol.base if sol.kind == "mutant" else None, []).append(sol)
+    problems: list[str] = []
+    with owned_temporary_directory(f"genxr-patches-{task.id}-") as tmp:
+        for i, (base_name, patches) in enumerate(bases.items()):
+            ws = Path(tmp) / str(i)
+            try:
+                prepare_workspace(task, ws)
+                if base_name is not None:
+                    base = task.solution("valid", base_name)
+                    if base is None:
+                        problems += [f"{p.path}: no valid solution named {base_name!r} to mutate" for p in patches]
+                        continue
+                    apply_solution(base, ws)
+            except UserError as e:
+                problems.append(str(e))
+                continue
+            for sol in patches:
+                try:
+                    apply_solution(sol, ws, check=True)
+                except WorkspaceError as e:
+                    problems.append(str(e))
+    return problems
 
 
 def materialize_solution(
