@@ -15,9 +15,14 @@ They check that
   then, once a floor is detected at y = 0.08 m (a raised floor, so that the height comes from the
   detected floor and not from a fixed 0 or the walls' bottom edges), the four spheres within half
   a second, centred at that height;
-- in a room turned 25 degrees about y whose walls stop 0.4 m short of each other, with a door
-  plane standing obliquely across one corner (planes the test describes): four spheres where the
-  walls' planes cross (not at the walls' ends, none for the door), staying while the user walks.
+- in a room turned 25 degrees about y whose walls stop 0.4 m short of each other, one of them
+  detected as two pieces in one plane, with a door plane standing obliquely across one corner
+  (planes the test describes): four spheres where the walls' planes cross (not at the walls' ends,
+  none for the door, one per corner although both pieces meet each side wall there), staying
+  while the user walks.
+- in a five-walled room with one wall at 45 degrees and its floor 3 cm up (planes the test
+  describes): a sphere for every pair of walls that are not parallel, at right angles or not,
+  including the three pairs that cross outside the room (the walls taken as unbounded planes).
 
 Each test runs for a right- and for a left-dominant user (the hands play no part).
 """
@@ -72,9 +77,15 @@ def corner(xwall: dict[str, Any], zwall: dict[str, Any], floor_y: float) -> Vec:
 
 def turned_room() -> tuple[list[dict[str, Any]], list[Vec]]:
     """A 5 x 4 m room turned 25 degrees about y, its walls stopping 0.4 m short of each other (as
-    detection leaves a wall's ends out behind furniture), and a door plane standing obliquely across
-    one corner; returns its planes (a planes file's format) and its four floor corners."""
+    detection leaves a wall's ends out behind furniture), its north wall detected as two pieces in
+    one plane with a gap between them (a cupboard in front of its middle), and a door plane standing
+    obliquely across one corner; returns its planes (a planes file's format) and its four floor
+    corners. Each piece of the north wall meets both side walls, on the same two corner lines."""
     outline = turned([(-2.5, -3.4), (2.5, -3.4), (2.5, 0.6), (-2.5, 0.6)], 25.0, about=(0.6, -1.4))
+    pieces = [
+        wall_plane(*turned([a, b], 25.0, about=(0.6, -1.4)), inside=(0.6, -1.4), height=2.4)
+        for a, b in (((-2.1, -3.4), (-0.3, -3.4)), ((0.3, -3.4), (2.1, -3.4)))
+    ]
     ne = turned([(2.0, -2.9)], 25.0, about=(0.6, -1.4))[0]  # half a metre in from the north-east corner
     door = wall_plane(
         (ne[0] - 0.45 * 0.7071, ne[1] - 0.45 * 0.7071),
@@ -83,8 +94,28 @@ def turned_room() -> tuple[list[dict[str, Any]], list[Vec]]:
         height=2.0,
         label="door",
     )
-    floor, *walls = room_planes(outline, height=2.4, short=0.4)
-    return [floor, door, *walls], [(x, 0.0, z) for x, z in outline]
+    floor, _north, *walls = room_planes(outline, height=2.4, short=0.4)
+    return [floor, door, *pieces, *walls], [(x, 0.0, z) for x, z in outline]
+
+
+def slanted_room() -> tuple[list[dict[str, Any]], list[Vec]]:
+    """A five-walled room, 5 x 4 m with its south-west corner cut off by a wall at 45 degrees, its
+    floor 3 cm up; returns its planes and every floor corner: where each pair of its walls that are
+    not parallel cross, taking the walls as unbounded planes (eight, three of them outside the room)."""
+    outline = [(-2.5, -3.4), (2.5, -3.4), (2.5, 0.6), (-1.3, 0.6), (-2.5, -0.6)]
+    floor_y = 0.03
+    planes = room_planes(outline, height=2.4, floor_y=floor_y, short=0.3)
+    edges = list(zip(outline, [*outline[1:], outline[0]], strict=True))
+    corners: list[Vec] = []
+    for i, ((ax, az), (bx, bz)) in enumerate(edges):
+        for (cx, cz), (dx, dz) in edges[i + 1 :]:
+            ux, uz, vx, vz = bx - ax, bz - az, dx - cx, dz - cz
+            det = ux * vz - uz * vx
+            if abs(det) < 1e-9:
+                continue  # parallel walls never meet
+            t = ((cx - ax) * vz - (cz - az) * vx) / det
+            corners.append((ax + t * ux, floor_y, az + t * uz))
+    return planes, corners
 
 
 def shown_spheres(xr) -> list:
@@ -253,4 +284,18 @@ def test_in_a_room_turned_at_an_angle_corners_are_where_the_walls_planes_cross_n
     xr.head.rotate(yaw=-70, pitch=-25)
     xr.wait(500)
     assert_stay(xr, where, corners, "after the user walked into the turned room and looked round")
+    assert_no_errors(xr)
+
+
+def test_walls_meeting_at_other_angles_than_right_angles_make_corners_too(xr):
+    planes, corners = slanted_room()
+    assert len(corners) == 8
+    xr.plane_detection.withhold()
+    xr.step(10)
+    xr.plane_detection.add(*planes)
+    where = wait_for_spheres(xr, corners, xr.frame, "once a five-walled room with a wall at 45 degrees was detected")
+    xr.head.walk([(0.5, 1.5, -1.5)], speed=1.0)
+    xr.head.rotate(yaw=150, pitch=-20)
+    xr.wait(500)
+    assert_stay(xr, where, corners, "after the user walked into the room and looked round")
     assert_no_errors(xr)

@@ -28,6 +28,15 @@ class RoomCorners extends xb.Script {
     return this.ids.get(plane);
   }
 
+  /** One sphere per corner: a wall detected in pieces meets another wall on the same line twice. */
+  add(object) {
+    const isCorner = (o) => o.userData.xrblocksDevtools?.tag === 'room-corner';
+    const at = object.position;
+    const taken = isCorner(object) && this.children.some(
+        (c) => isCorner(c) && Math.hypot(c.position.x - at.x, c.position.z - at.z) < 0.03);
+    return taken ? this : super.add(object);
+  }
+
   update() {
     const planes = xb.world?.planes?.get() ?? [];
     const floor = planes.find((p) => p.label === 'floor');
