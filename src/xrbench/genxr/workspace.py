@@ -137,11 +137,7 @@ def unappliable_patches(task: Task) -> list[str]:
             try:
                 prepare_workspace(task, ws)
                 if base_name is not None:
-                    base = task.solution("valid", base_name)
-                    if base is None:
-                        problems += [f"{p.path}: no valid solution named {base_name!r} to mutate" for p in patches]
-                        continue
-                    apply_solution(base, ws)
+                    apply_solution(mutated_solution(task, patches[0]), ws)
             except UserError as e:
                 problems.append(str(e))
                 continue
@@ -160,9 +156,14 @@ def materialize_solution(
     dest = Path(dest)
     prepare_workspace(task, dest, node_modules=node_modules)
     if solution.kind == "mutant":  # a valid solution with one edit on top
-        base = task.solution("valid", solution.base or "")
-        if base is None:
-            raise WorkspaceError(f"{solution.path}: no valid solution named {solution.base!r} to mutate")
-        apply_solution(base, dest)
+        apply_solution(mutated_solution(task, solution), dest)
     apply_solution(solution, dest)
     return dest
+
+
+def mutated_solution(task: Task, mutant: Solution) -> Solution:
+    """The valid solution a mutant edits (its `Mutates:` line)."""
+    base = task.solution("valid", mutant.base or "")
+    if base is None:
+        raise WorkspaceError(f"{mutant.path}: no valid solution named {mutant.base!r} to mutate")
+    return base
