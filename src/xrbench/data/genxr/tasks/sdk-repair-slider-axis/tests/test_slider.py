@@ -60,6 +60,13 @@ def state(app, track: Track) -> dict:
     return app.find_by_tag(track.tag).state
 
 
+def seen(s: dict) -> str:
+    """A slider's recorded state, for assertion messages."""
+    return (
+        f"value {s['value']}, onInput {s['inputs']}x {s['inputValues']}, onChange {s['changes']}x {s['changeValues']}"
+    )
+
+
 def near(track: Track, value: float, expected: float) -> bool:
     """Volume: within 1.5 steps (6 mm of track); brightness: the exact step."""
     tolerance = 0.015 if track is VOLUME else 1e-6
@@ -91,21 +98,29 @@ def click_and_check(app, hand, track: Track, fraction: float, dy: float = 0.0) -
     hand.point_to(track.at(fraction, dy))
     hand.start_select(frames=8)
     during = state(app, track)
-    assert near(track, during["value"], expected), (track.tag, fraction, dy, expected, during)
+    where = f"the {track.tag} clicked at {fraction:.0%} of its track, {dy * 1000:+.0f} mm off its middle line"
+    assert near(track, during["value"], expected), (
+        f"{where}: expected value {expected} while pressed; observed {seen(during)}"
+    )
     hand.end_select(frames=10)
     after = state(app, track)
     new_inputs = after["inputValues"][n_inputs:]
     assert len(new_inputs) <= 1 and all(near(track, v, expected) for v in new_inputs), (
-        f"the value must go straight to {expected} (one onInput at most), got {new_inputs}",
-        fraction,
-        dy,
+        f"{where}: expected the value to go straight to {expected} (one onInput at most); "
+        f"observed onInput values {new_inputs}"
     )
-    assert near(track, after["value"], expected), (track.tag, fraction, dy, expected, after)
+    assert near(track, after["value"], expected), (
+        f"{where}: expected value {expected} after release; observed {seen(after)}"
+    )
     new_changes = after["changeValues"][n_changes:]
     if new_inputs:
-        assert len(new_changes) == 1 and near(track, new_changes[0], expected), (fraction, new_changes)
+        assert len(new_changes) == 1 and near(track, new_changes[0], expected), (
+            f"{where}: expected one onChange with {expected} on release; observed onChange values {new_changes}"
+        )
     else:
-        assert new_changes == [], (fraction, new_changes)
+        assert new_changes == [], (
+            f"{where}: expected no onChange without an onInput; observed onChange values {new_changes}"
+        )
 
 
 @pytest.mark.fail_to_pass
@@ -129,8 +144,13 @@ def sweep(app, hand, track: Track, fractions, dy: float = 0.0, changes: int = 0)
     for fraction in fractions:
         hand.point_to(track.at(fraction, dy), speed=SLOW)
         s = state(app, track)
-        assert near(track, s["value"], track.expected(fraction)), (track.tag, fraction, track.expected(fraction), s)
-        assert s["changes"] == changes, ("onChange fired during the drag", s)
+        assert near(track, s["value"], track.expected(fraction)), (
+            f"dragging the {track.tag} to {fraction:.0%} of its track: expected value {track.expected(fraction)}; "
+            f"observed {seen(s)}"
+        )
+        assert s["changes"] == changes, (
+            f"dragging the {track.tag}: expected {changes} onChange before release; observed {seen(s)}"
+        )
 
 
 @pytest.mark.fail_to_pass
@@ -138,47 +158,69 @@ def test_dragging_moves_the_value_with_the_ray_and_clamps_past_the_ends(app):
     hand = app.hand("dominant")
     hand.point_to(VOLUME.at(0.15))
     hand.start_select(frames=8)
-    assert near(VOLUME, state(app, VOLUME)["value"], 0.15), state(app, VOLUME)
+    assert near(VOLUME, state(app, VOLUME)["value"], 0.15), (
+        f"volume pressed at 15%: expected 0.15; observed {seen(state(app, VOLUME))}"
+    )
     # Along the track slowly, checked at every step, drifting up and down across the track.
     sweep(app, hand, VOLUME, [0.15 + 0.05 * i for i in range(1, 15)], dy=0.01)
     sweep(app, hand, VOLUME, [0.85 - 0.07 * i for i in range(1, 6)], dy=-0.012)
     # Past the right end and off the card: the drag keeps the slider, clamped to max at once.
     hand.point_to((VOLUME.at(1.0)[0] + 0.15, 1.45, -0.8), speed=FAST)
     s = state(app, VOLUME)
-    assert s["value"] == pytest.approx(1.0, abs=1e-9) and s["changes"] == 0, s
+    assert s["value"] == pytest.approx(1.0, abs=1e-9) and s["changes"] == 0, (
+        f"volume dragged past its right end: expected 1.0 and no onChange yet; observed {seen(s)}"
+    )
     hand.point_to(VOLUME.at(0.4, 0.005), speed=FAST)
-    assert near(VOLUME, state(app, VOLUME)["value"], 0.4), state(app, VOLUME)
+    assert near(VOLUME, state(app, VOLUME)["value"], 0.4), (
+        f"volume dragged back to 40%: expected 0.4; observed {seen(state(app, VOLUME))}"
+    )
     # Past the left end, below the card: min at once; released there, it stays and onChange fires once.
     hand.point_to((VOLUME.at(0.0)[0] - 0.12, 1.33, -0.8), speed=FAST)
     s = state(app, VOLUME)
-    assert s["value"] == pytest.approx(0.0, abs=1e-9) and s["changes"] == 0, s
+    assert s["value"] == pytest.approx(0.0, abs=1e-9) and s["changes"] == 0, (
+        f"volume dragged past its left end: expected 0.0 and no onChange yet; observed {seen(s)}"
+    )
     app.step(20)
     hand.end_select(frames=6)
     s = state(app, VOLUME)
-    assert s["changeValues"] == [0.0], ("onChange must fire once, with the value at release", s)
+    assert s["changeValues"] == [0.0], (
+        f"volume released at its left end: expected one onChange with 0.0; observed {seen(s)}"
+    )
     app.step(30)
     hand.point_to(VOLUME.at(0.5), speed=FAST)
     app.step(10)
     s = state(app, VOLUME)
-    assert s["value"] == 0.0 and s["changeValues"] == [0.0], s
+    assert s["value"] == 0.0 and s["changeValues"] == [0.0], (
+        f"the ray moved over the volume after release: expected it to stay 0.0 with one onChange; observed {seen(s)}"
+    )
 
     # The turned, tilted card, from a hand held low and to the side: a second drag starts and stops.
     hand.move_to((0.05, 1.05, -0.25))
     hand.point_to(BRIGHTNESS.at(0.7, -0.01))
     hand.start_select(frames=8)
-    assert state(app, BRIGHTNESS)["value"] == 75, state(app, BRIGHTNESS)
+    assert state(app, BRIGHTNESS)["value"] == 75, (
+        f"brightness pressed at 70% from a low hand: expected 75; observed {seen(state(app, BRIGHTNESS))}"
+    )
     sweep(app, hand, BRIGHTNESS, [0.7 - 0.05 * i for i in range(1, 10)], dy=0.008)
     hand.point_to(BRIGHTNESS.at(-0.4, 0.05), speed=FAST)  # past the left end, above the card
     s = state(app, BRIGHTNESS)
-    assert s["value"] == 20 and s["changes"] == 0, s
+    assert s["value"] == 20 and s["changes"] == 0, (
+        f"brightness dragged past its left end: expected 20 and no onChange yet; observed {seen(s)}"
+    )
     hand.point_to(BRIGHTNESS.at(1.5, -0.04), speed=FAST)  # past the right end, below the card
     s = state(app, BRIGHTNESS)
-    assert s["value"] == 100 and s["changes"] == 0, s
+    assert s["value"] == 100 and s["changes"] == 0, (
+        f"brightness dragged past its right end: expected 100 and no onChange yet; observed {seen(s)}"
+    )
     hand.point_to(BRIGHTNESS.at(0.48125, 0.0), speed=FAST)
-    assert state(app, BRIGHTNESS)["value"] == 60
+    assert state(app, BRIGHTNESS)["value"] == 60, (
+        f"brightness dragged back to 48%: expected 60; observed {seen(state(app, BRIGHTNESS))}"
+    )
     hand.end_select(frames=6)
     s = state(app, BRIGHTNESS)
-    assert s["changeValues"] == [60] and s["value"] == 60, s
+    assert s["changeValues"] == [60] and s["value"] == 60, (
+        f"brightness released at 60: expected value 60 and one onChange with 60; observed {seen(s)}"
+    )
     assert_no_errors(app)
 
 
@@ -187,21 +229,35 @@ def test_a_controller_sets_and_drags_the_value(app):
     controller = app.controller("dominant")
     controller.point_to(BRIGHTNESS.at(0.39375, -0.01))
     controller.start_select(frames=8)
-    assert state(app, BRIGHTNESS)["value"] == 50, state(app, BRIGHTNESS)
+    assert state(app, BRIGHTNESS)["value"] == 50, (
+        f"brightness pressed by the controller at 39%: expected 50; observed {seen(state(app, BRIGHTNESS))}"
+    )
     for fraction in (0.5, 0.6, 0.7):
         controller.point_to(BRIGHTNESS.at(fraction, 0.008), speed=SLOW)
-        assert state(app, BRIGHTNESS)["value"] == BRIGHTNESS.expected(fraction), (fraction, state(app, BRIGHTNESS))
+        assert state(app, BRIGHTNESS)["value"] == BRIGHTNESS.expected(fraction), (
+            f"brightness dragged by the controller to {fraction:.0%}: expected {BRIGHTNESS.expected(fraction)}; "
+            f"observed {seen(state(app, BRIGHTNESS))}"
+        )
     controller.point_to(BRIGHTNESS.at(1.4, 0.06), speed=FAST)
-    assert state(app, BRIGHTNESS)["value"] == 100, state(app, BRIGHTNESS)
+    assert state(app, BRIGHTNESS)["value"] == 100, (
+        "brightness dragged by the controller past its right end: expected 100; "
+        f"observed {seen(state(app, BRIGHTNESS))}"
+    )
     controller.end_select(frames=6)
     s = state(app, BRIGHTNESS)
-    assert s["changeValues"] == [100] and s["value"] == 100, s
+    assert s["changeValues"] == [100] and s["value"] == 100, (
+        f"brightness released by the controller at 100: expected one onChange with 100; observed {seen(s)}"
+    )
     controller.point_to(VOLUME.at(0.35))
     controller.start_select(frames=8)
     controller.point_to(VOLUME.at(-0.5, -0.05), speed=FAST)
-    assert state(app, VOLUME)["value"] == 0.0, state(app, VOLUME)
+    assert state(app, VOLUME)["value"] == 0.0, (
+        f"volume dragged by the controller past its left end: expected 0.0; observed {seen(state(app, VOLUME))}"
+    )
     controller.end_select(frames=6)
-    assert state(app, VOLUME)["changeValues"] == [0.0], state(app, VOLUME)
+    assert state(app, VOLUME)["changeValues"] == [0.0], (
+        f"volume released by the controller at 0.0: expected one onChange with 0.0; observed {seen(state(app, VOLUME))}"
+    )
     assert_no_errors(app)
 
 
@@ -212,21 +268,39 @@ def test_both_hands_drag_the_two_sliders_at_once(app):
     other.point_to(BRIGHTNESS.at(0.8))
     one.start_select(frames=2)
     other.start_select(frames=8)
-    assert near(VOLUME, state(app, VOLUME)["value"], 0.2) and state(app, BRIGHTNESS)["value"] == 85
+    v, b = state(app, VOLUME), state(app, BRIGHTNESS)
+    assert near(VOLUME, v["value"], 0.2) and b["value"] == 85, (
+        f"both hands pressed at once: expected volume 0.2 and brightness 85; observed volume {seen(v)}; "
+        f"brightness {seen(b)}"
+    )
     for i in range(1, 7):
         one.point_to(VOLUME.at(0.2 + 0.1 * i, 0.008), speed=SLOW)
         other.point_to(BRIGHTNESS.at(0.8 - 0.1 * i, -0.008), speed=SLOW)
         v, b = state(app, VOLUME), state(app, BRIGHTNESS)
-        assert near(VOLUME, v["value"], VOLUME.expected(0.2 + 0.1 * i)), (i, v)
-        assert b["value"] == BRIGHTNESS.expected(0.8 - 0.1 * i), (i, b)
+        assert near(VOLUME, v["value"], VOLUME.expected(0.2 + 0.1 * i)), (
+            f"both hands dragging, step {i}: expected volume {VOLUME.expected(0.2 + 0.1 * i)}; observed {seen(v)}"
+        )
+        assert b["value"] == BRIGHTNESS.expected(0.8 - 0.1 * i), (
+            f"both hands dragging, step {i}: expected brightness {BRIGHTNESS.expected(0.8 - 0.1 * i)}; "
+            f"observed {seen(b)}"
+        )
     one.end_select(frames=6)
     other.point_to(BRIGHTNESS.at(0.9), speed=FAST)
-    assert state(app, BRIGHTNESS)["value"] == 90
-    assert state(app, VOLUME)["changeValues"] == [0.8] or near(VOLUME, state(app, VOLUME)["changeValues"][0], 0.8)
+    v, b = state(app, VOLUME), state(app, BRIGHTNESS)
+    assert b["value"] == 90, (
+        f"the other hand still dragging after the first let go: expected brightness 90; observed {seen(b)}"
+    )
+    assert v["changeValues"] == [0.8] or near(VOLUME, v["changeValues"][0], 0.8), (
+        f"the first hand released the volume at 0.8: expected its onChange with 0.8; observed {seen(v)}"
+    )
     other.end_select(frames=6)
     v, b = state(app, VOLUME), state(app, BRIGHTNESS)
-    assert len(v["changeValues"]) == 1 and near(VOLUME, v["value"], 0.8), v
-    assert b["changeValues"] == [90] and b["value"] == 90, b
+    assert len(v["changeValues"]) == 1 and near(VOLUME, v["value"], 0.8), (
+        f"both released: expected volume 0.8 with one onChange; observed {seen(v)}"
+    )
+    assert b["changeValues"] == [90] and b["value"] == 90, (
+        f"both released: expected brightness 90 with one onChange; observed {seen(b)}"
+    )
     assert_no_errors(app)
 
 
@@ -237,8 +311,13 @@ def test_pinches_and_drags_that_start_off_a_slider_leave_it_alone(app):
     hand.click((VOLUME.at(0.0)[0] - 0.012, 1.4, -0.8))
     hand.click(VOLUME.at(0.6, 0.06))
     hand.click(BRIGHTNESS.at(1.0 + 0.012 / 0.312 * 2, 0.0))
-    assert state(app, VOLUME)["inputs"] == 0 and state(app, VOLUME)["value"] == pytest.approx(0.3)
-    assert state(app, BRIGHTNESS)["inputs"] == 0 and state(app, BRIGHTNESS)["value"] == 60
+    v, b = state(app, VOLUME), state(app, BRIGHTNESS)
+    assert v["inputs"] == 0 and v["value"] == pytest.approx(0.3), (
+        f"clicks beside the volume's track: expected volume untouched at 0.3; observed {seen(v)}"
+    )
+    assert b["inputs"] == 0 and b["value"] == 60, (
+        f"a click beside the brightness track: expected brightness untouched at 60; observed {seen(b)}"
+    )
     # A drag that starts above the card and sweeps down across the track and along it.
     hand.point_to(VOLUME.at(0.2, 0.07))
     hand.start_select(frames=8)
@@ -253,8 +332,12 @@ def test_pinches_and_drags_that_start_off_a_slider_leave_it_alone(app):
     hand.end_select(frames=6)
     app.step(10)
     v, b = state(app, VOLUME), state(app, BRIGHTNESS)
-    assert v["inputs"] == 0 and v["changes"] == 0 and v["value"] == pytest.approx(0.3), v
-    assert b["inputs"] == 0 and b["changes"] == 0 and b["value"] == 60, b
+    assert v["inputs"] == 0 and v["changes"] == 0 and v["value"] == pytest.approx(0.3), (
+        f"a drag that started above the volume's card: expected volume untouched at 0.3; observed {seen(v)}"
+    )
+    assert b["inputs"] == 0 and b["changes"] == 0 and b["value"] == 60, (
+        f"a drag that started on the brightness card's padding: expected brightness untouched at 60; observed {seen(b)}"
+    )
     # The slider still works after that.
     click_and_check(app, hand, BRIGHTNESS, 0.25)
     assert_no_errors(app)
@@ -263,19 +346,27 @@ def test_pinches_and_drags_that_start_off_a_slider_leave_it_alone(app):
 @pytest.mark.pass_to_pass
 def test_the_mute_button_and_the_middle_of_the_tracks_work(app):
     hand = app.hand("dominant")
-    assert state(app, VOLUME)["value"] == pytest.approx(0.3)
+    assert state(app, VOLUME)["value"] == pytest.approx(0.3), (
+        f"expected the volume to start at 0.3; observed {seen(state(app, VOLUME))}"
+    )
     click_and_check(app, hand, VOLUME, 0.5)
     click_and_check(app, hand, BRIGHTNESS, 0.5)
     hand.click(MUTE)
-    assert app.find_by_tag("mute-button").state["clicks"] == 1
-    assert state(app, VOLUME)["value"] == pytest.approx(0.0)
+    clicks = app.find_by_tag("mute-button").state["clicks"]
+    assert clicks == 1, f"a click on Mute: expected 1 click; observed {clicks}"
+    assert state(app, VOLUME)["value"] == pytest.approx(0.0), (
+        f"after Mute: expected volume 0.0; observed {seen(state(app, VOLUME))}"
+    )
     # A press on Mute released off the button does not click it.
     hand.point_to(MUTE)
     hand.start_select(frames=8)
     hand.point_to((0.3, 1.1, -0.8))
     hand.end_select(frames=8)
-    assert app.find_by_tag("mute-button").state["clicks"] == 1
+    clicks = app.find_by_tag("mute-button").state["clicks"]
+    assert clicks == 1, f"a press on Mute released off it: expected no new click (1 in all); observed {clicks}"
     click_and_check(app, hand, VOLUME, 0.5)
     s = state(app, VOLUME)
-    assert near(VOLUME, s["value"], 0.5) and s["changes"] == 2, s
+    assert near(VOLUME, s["value"], 0.5) and s["changes"] == 2, (
+        f"volume clicked at 50% again: expected 0.5 with 2 onChange in all; observed {seen(s)}"
+    )
     assert_no_errors(app)
