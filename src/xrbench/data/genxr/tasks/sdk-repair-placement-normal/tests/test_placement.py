@@ -160,6 +160,21 @@ _DESK_JS = """
 """
 
 
+# The plane objects `xb.world.planes` reports (the SDK's own, which the candidate's sources build),
+# not the harness's record of what detection handed over: their world pose and their mesh's world box.
+_PLANE_OBJECTS_JS = """
+(h) => h.core.world.planes.get().map((p) => {
+  const T = h.THREE;
+  p.updateMatrixWorld(true);
+  const position = new T.Vector3(), quaternion = new T.Quaternion(), scale = new T.Vector3();
+  p.matrixWorld.decompose(position, quaternion, scale);
+  const box = new T.Box3().setFromObject(p);
+  return {label: p.label, orientation: p.orientation, position: position.toArray(),
+          quaternion: quaternion.toArray(), bbox: [box.min.toArray(), box.max.toArray()]};
+})
+"""
+
+
 def place_box(app, at, euler, size=(0.16, 0.10, 0.12)) -> None:
     app.probe(_BOX_JS, {"at": list(at), "euler": list(euler), "size": list(size)})
     app.wait(300)
@@ -291,22 +306,32 @@ def test_the_placed_vase_does_not_overlap_other_objects(app):
 @pytest.mark.pass_to_pass
 def test_plane_detection_reports_the_room_unchanged(app):
     place(app, 1)
-    planes = app.planes()
-    labels = [p.label for p in planes]
+    room = {p.label: p for p in app.planes()}  # what detection reported, recorded by the harness
+    planes = app.probe(_PLANE_OBJECTS_JS)
+    labels = [p["label"] for p in planes]
     for label, position in ROOM_PLANES.items():
-        found = [p for p in planes if p.label == label]
-        assert len(found) == 1, f"expected one detected '{label}' plane; observed labels {labels}"
+        found = [p for p in planes if p["label"] == label]
+        assert len(found) == 1, f"expected xb.world.planes to report one '{label}' plane; observed labels {labels}"
         p = found[0]
-        assert p.orientation == "horizontal", f"expected the {label} plane reported as horizontal; {p.orientation}"
-        assert p.position == pytest.approx(position, abs=1e-3), f"{label} plane position {_r(p.position)}"
-        dot = abs(sum(a * b for a, b in zip(p.quaternion, (0.0, 0.0, 0.0, 1.0), strict=True)))
+        assert p["orientation"] == "horizontal", (
+            f"expected the {label} plane reported as horizontal; observed {p['orientation']!r}"
+        )
+        assert p["position"] == pytest.approx(position, abs=1e-3), (
+            f"expected the {label} plane at {position}; observed {_r(p['position'])}"
+        )
+        dot = abs(sum(a * b for a, b in zip(p["quaternion"], (0.0, 0.0, 0.0, 1.0), strict=True)))
         assert dot >= 1 - 1e-6, (
             f"expected the level {label} plane reported with its local +Y straight up (identity orientation); "
-            f"observed quaternion {_r(p.quaternion)}"
+            f"observed quaternion {_r(p['quaternion'])}"
         )
-    walls = [p for p in planes if p.label == "wall"]
+        lo, hi = room[label].bbox
+        assert p["bbox"][0] == pytest.approx(lo, abs=1e-3) and p["bbox"][1] == pytest.approx(hi, abs=1e-3), (
+            f"expected the {label} plane's surface to cover {_r(lo)}..{_r(hi)} as detected; observed "
+            f"{_r(p['bbox'][0])}..{_r(p['bbox'][1])}"
+        )
+    walls = [p for p in planes if p["label"] == "wall"]
     assert len(walls) == 4, f"expected four walls; observed labels {labels}"
     for wall in walls:
-        normal = rotate(wall.quaternion, (0.0, 1.0, 0.0))
+        normal = rotate(wall["quaternion"], (0.0, 1.0, 0.0))
         assert abs(normal[1]) <= 1e-3, f"expected a wall's normal horizontal; observed {_r(normal)}"
     assert_no_errors(app)

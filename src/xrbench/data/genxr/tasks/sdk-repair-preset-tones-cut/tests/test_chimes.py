@@ -18,6 +18,8 @@ The tests check that
 - a CLICK, a BEEP or another two-note chime, started while a chime's second note is still to come (by
   the other hand, one frame apart or on the same frame, or by the same hand toggling the same
   switch twice) cuts nothing and delays nothing;
+- three two-note chimes asked for on one frame (the SDK called directly, as one handler of an app
+  could) each play both their notes at their own times;
 - both hands switching the two lamps at the same time each get the whole chime, with rays and
   with pokes (the chime starting on the frame the fingertip enters the switch);
 - `playTone` starts its tone at once, also during a chime, and leaves the chime alone.
@@ -258,6 +260,28 @@ def test_a_preset_started_during_a_chime_cuts_and_delays_nothing(app):
     )
     me.end_select(5)
     other.end_select(5)
+    assert_no_errors(xr)
+
+
+# The app's code asks for several chimes in one go (one handler reacting to several things at once).
+_CHIMES_JS = """
+(h, names) => {
+  const synth = h.core.sound.soundSynthesizer;
+  for (const name of names) synth.playPresetTone(name, 0.5);
+  return h.frames;
+}
+"""
+
+
+@pytest.mark.fail_to_pass
+def test_chimes_asked_for_on_one_frame_all_keep_their_times(app):
+    xr = app
+    names = ["ACTIVATE", "DEACTIVATE", "ACTIVATE"]
+    n = len(xr.audio())
+    frame = xr.probe(_CHIMES_JS, names)
+    xr.step(SETTLE)
+    wants = [w for i, name in enumerate(names) for w in expected(name, frame, f"call {i + 1} of {names}")]
+    check_tones(xr, n, wants, f"three two-note chimes {names} asked for on one frame")
     assert_no_errors(xr)
 
 
