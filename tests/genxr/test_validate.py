@@ -104,6 +104,22 @@ def test_rerun_reuses_finished_runs_until_the_task_changes(tmp_path):
     assert len(ran) == 8  # a changed task is validated from scratch
 
 
+def test_a_new_solution_keeps_the_runs_of_the_others(tmp_path):
+    # A blind solution or a mutant added later must not re-run the whole task; a changed solution
+    # (or test) runs again.
+    task_dir = make_app_task(tmp_path / "suite")
+    out = tmp_path / "v.json"
+    validate([load_task(task_dir)], out, pytest_args=[])
+    base = (task_dir / "solutions" / "valid" / "ok" / "main.js").read_text()
+    (task_dir / "solutions" / "valid" / "blind").mkdir()
+    (task_dir / "solutions" / "valid" / "blind" / "main.js").write_text(base + "// written blind\n")
+    (task_dir / "solutions" / "adversarial" / "bad0" / "NOTE.md").write_text("Adversarial 0: no colour.\n")
+    ran = []
+    report = validate([load_task(task_dir)], out, pytest_args=[], on_run=lambda *a: ran.append(a[1]))
+    assert sorted(ran) == ["adversarial/bad0", "valid/blind"]
+    assert report["summary"]["runs"] == 5 and report["summary"]["accuracy"] == 1.0
+
+
 def test_cli_validate_exit_status_and_only(tmp_path):
     root = tmp_path / "suite"
     make_app_task(root, "red-button")

@@ -76,6 +76,29 @@ def task_fingerprint(task: Task) -> str:
     return tree_sha256(task.dir, IGNORED_NAMES)
 
 
+def candidate_fingerprint(cand: Candidate) -> str:
+    """sha256 over what decides one candidate's verdict: the task's files outside `solutions/`, and
+    the candidate's own solution (a mutant's: its patch and the valid solution it edits).
+
+    Adding a blind solution or a mutant to a task keeps the runs of its other candidates.
+    """
+    task = cand.task
+    h = hashlib.sha256()
+    for path in sorted(p for p in task.dir.rglob("*") if p.is_file()):
+        rel = path.relative_to(task.dir)
+        if rel.parts[0] == "solutions" or set(IGNORED_NAMES).intersection(rel.parts):
+            continue
+        h.update(rel.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    own = [cand.solution] if cand.solution else []
+    if cand.solution and cand.solution.base:
+        own += [s for s in task.solutions if s.kind == "valid" and s.name == cand.solution.base]
+    for sol in own:
+        h.update(sol.path.relative_to(task.dir).as_posix().encode() + b"\0")
+        body = sol.path.read_bytes() if sol.path.is_file() else tree_sha256(sol.path, IGNORED_NAMES).encode()
+        h.update(body + b"\0")
+    return h.hexdigest()
+
+
 def materialize(cand: Candidate, dest: Path) -> Path:
     """The candidate's workspace at `dest`: the starting workspace, with its solution applied if any."""
     if cand.solution is None:
@@ -340,13 +363,18 @@ def validate(
         }
         cands = candidates(task) if subset == "all" else representative_candidates(task)
         for cand in cands:
-            done = old.get("candidates", {}).get(cand.label, {}).get("runs", []) if reuse else []
+            cfp = candidate_fingerprint(cand)
+            prev = old.get("candidates", {}).get(cand.label, {})
+            # Reports written before candidates carried fingerprints fall back to the task's.
+            same = prev.get("fingerprint") == cfp if "fingerprint" in prev else reuse
+            done = prev.get("runs", []) if same else []
             done = [r for r in done if isinstance(r, dict) and r.get("repeat", 0) < repeats][:repeats]
             seeded = known.get((task.id, cand.label))
             if seeded is not None and not any(r.get("repeat") == 0 for r in done):
                 done = [{"repeat": 0, **seeded}, *done]
             entry["candidates"][cand.label] = {
                 "kind": cand.kind,
+                "fingerprint": cfp,
                 **({"requirement": cand.solution.requirement} if cand.kind == "mutant" else {}),
                 "expected": PASS if cand.should_pass else FAIL,
                 "note": cand.solution.note if cand.solution else "the untouched starting workspace",
