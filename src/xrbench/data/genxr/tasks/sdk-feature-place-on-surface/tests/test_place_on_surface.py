@@ -12,6 +12,8 @@ room: down for the floor and the table, outwards for the walls): the floor (y = 
 table top at y = 0.75 centred on (0, 0.75, -1.5), a couch seat and four walls 2.6 m high at
 z = -4, z = 2, x = -3 and x = 3; nothing above. The simulator reports them before the first frame,
 floor first, then the table; `xr.plane_detection` withholds and delivers them when a test says so.
+The office (one test) has a 1.4 x 0.7 m desk top at y = 0.75 centred on (0, 0.75, -1.6) and walls at
+z = -3.5, z = 1.5, x = -2.5 and x = 2.5.
 """
 
 from __future__ import annotations
@@ -218,6 +220,28 @@ def test_pins_on_the_walls_stick_out_into_the_room_and_face_the_user(xr):
     pin = last_pin(xr)
     assert_placed_at(pin, side_wall, "on the left wall")
     assert_oriented(xr, pin, (1.0, 0.0, 0.0), "on the left wall")
+    assert_state(xr, "placement-log", attempts=2, placed=2, misses=0)
+    assert_no_errors(xr)
+
+
+@pytest.mark.xr_scenes("office")
+@pytest.mark.fail_to_pass
+def test_in_the_office_pins_land_on_the_desk_and_the_right_wall_where_the_hands_point(xr):
+    ready(xr)
+    xr.head.teleport_to((-0.6, 1.5, -0.2))
+    desk = (-0.35, 0.75, -1.75)
+    xr.hand("dominant").click(desk)
+    assert_count(xr, "pin", 1)
+    pin = last_pin(xr)
+    assert_placed_at(pin, desk, "on the office desk")
+    assert_resting_on(xr, pin, "table", tol=0.01)
+    assert_oriented(xr, pin, UP, "on the office desk")
+    wall = (2.5, 1.2, -2.2)  # the right wall, ahead and to the right
+    xr.hand("non_dominant").click(wall)
+    assert_count(xr, "pin", 2)
+    pin = last_pin(xr)
+    assert_placed_at(pin, wall, "on the office's right wall")
+    assert_oriented(xr, pin, (-1.0, 0.0, 0.0), "on the office's right wall")
     assert_state(xr, "placement-log", attempts=2, placed=2, misses=0)
     assert_no_errors(xr)
 

@@ -9,7 +9,9 @@ three.js and XR Blocks the harness captured.
 The living room's detected planes: the floor (y = 0, x in [-3, 3], z in [-4, 2]), a 1.2 x 0.8 m
 table top at y = 0.75 centred on (0, 0.75, -1.5), a couch seat (y = 0.44, z = -3.45) and four
 walls; all level planes have the identity orientation (local +Y up). The user's eyes start at
-(0, 1.5, 0), looking down -Z at the table.
+(0, 1.5, 0), looking down -Z at the table. The kitchen (one test) has two 'table' planes at
+y = 0.94: an island (1.7 x 0.9 m, centred on (0, 0.94, -1.4)) and a counter along the back wall
+(4.2 x 0.62 m, centred on (-0.4, 0.94, -3.19)).
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ FRONT_TOL = 5.0  # degrees between the object's +Z and the direction to the head
 TURN = 720.0  # head turn speed for look_at (degrees/s)
 
 # The room's level planes as the simulator reports them (position; identity orientation).
+pytestmark = pytest.mark.xr_scenes("living_room")  # the tests' coordinates are the living room's
+
 ROOM_PLANES = {
     "floor": (0.0, 0.0, -1.0),
     "table": (0.0, 0.75, -1.5),
@@ -262,6 +266,30 @@ def test_on_a_sloping_desk_the_vase_stands_perpendicular_to_it(app):
     along = tuple(o - height * n for o, n in zip(offset, normal, strict=True))
     assert abs(along[0]) <= 0.45 and abs(along[2]) <= 0.35, f"expected the vase on the desk; observed {_r(offset)}"
     assert_upright_facing_the_user(app, "vase", "placed on the sloping desk", normal=normal)
+    assert_no_errors(app)
+
+
+@pytest.mark.xr_scenes("kitchen")
+@pytest.mark.fail_to_pass
+def test_in_the_kitchen_the_vase_stands_on_the_island_or_the_counter_in_front_facing_the_user(app):
+    def on(where: str) -> None:
+        assert_resting_on(app, "vase", "table")
+        z = app.find_by_tag("vase").position[2]
+        ok = z > -1.9 if where == "island" else z < -2.85
+        assert ok, f"expected the vase on the kitchen's {where}; observed it at z = {z:.2f}"
+
+    place(app, 1)  # the island is 1.4 m in front of the user
+    on("island")
+    assert_upright_facing_the_user(app, "vase", "placed on the kitchen island")
+    stand(app, (-1.4, 1.5, -1.1), (0.0, 0.94, -1.4))
+    place(app, 2)
+    on("island")
+    assert_upright_facing_the_user(app, "vase", "placed from the island's left end")
+    # Between the island and the counter, facing the counter: the island is behind the user.
+    stand(app, (0.3, 1.5, -2.3), (0.3, 0.94, -3.19))
+    place(app, 3)
+    on("counter")
+    assert_upright_facing_the_user(app, "vase", "placed on the counter, the island behind the user")
     assert_no_errors(app)
 
 
