@@ -174,6 +174,7 @@ class Subsystem(StrEnum):
     SOUND = "sound"
     STEREO = "stereo"
     UI = "ui"
+    UTILS = "utils"  # placement math, model loading, disposal shared by the others
     VIDEO = "video"
     WORLD = "world"  # planes, meshes, objects of the room
 
