@@ -84,6 +84,8 @@ def candidate_fingerprint(cand: Candidate) -> str:
     """
     task = cand.task
     h = hashlib.sha256()
+    # The same stream as tree_sha256 without solutions/ (the fingerprints in committed reports
+    # depend on it), continued by the candidate's own solution.
     for path in sorted(p for p in task.dir.rglob("*") if p.is_file()):
         rel = path.relative_to(task.dir)
         if rel.parts[0] == "solutions" or set(IGNORED_NAMES).intersection(rel.parts):
@@ -223,7 +225,7 @@ def _run(item: tuple[Candidate, int, tuple[str, ...]]) -> dict[str, Any]:
 # tasks are added or converted: five tasks that together cover every type and capability label,
 # the cheapest such cover by the candidate times of the whole-suite validation (docs/validation/
 # suite.json: two valid runs, the adversarial and untouched ones and three mutants per task; no
-# cover has four tasks). Its make run is measured in the README.
+# cover has four tasks). The README gives its make run time once measured.
 PINNED_REPRESENTATIVE = (
     "app-touch-piano",
     "app-wall-outlines",
