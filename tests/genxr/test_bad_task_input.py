@@ -121,6 +121,20 @@ def test_unreadable_task_files_are_one_line(tmp_path):
     assert stderr_lines(r) == [f"error: {task / 'instruction.md'}: cannot read: Is a directory"]
 
 
+def test_check_without_the_pinned_packages_is_one_line(tmp_path, monkeypatch):
+    # SDK tasks' patches are checked against the pinned SDK: without node_modules that is one
+    # error for the machine, not one per task (it once crashed splitting a message with no path).
+    from xrbench.xrtest import webdeps
+
+    suite = tmp_path / "suite"
+    for tid in ("sdk-repair-touch-wrong-hand", "sdk-repair-slider-axis"):
+        shutil.copytree(TEMPLATES_DIR.parent / "tasks" / tid, suite / tid)
+    monkeypatch.setattr(webdeps, "_candidate_roots", lambda: [])
+    r = runner.invoke(app, ["check", "--tasks", str(suite)])
+    assert r.exit_code == 2, r.output
+    assert stderr_lines(r) == [f"error: no node_modules found for the repository; {webdeps._FIX}"]
+
+
 # --- verify ------------------------------------------------------------------------------------------
 
 

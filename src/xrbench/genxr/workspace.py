@@ -32,6 +32,7 @@ from xrbench.genxr.sdk import (
 )
 from xrbench.genxr.task import SOLUTION_META_FILES, TEMPLATES_DIR, Solution, Task
 from xrbench.procs import owned_temporary_directory
+from xrbench.xrtest.errors import WebDepsError
 
 # Never part of a workspace copy: dependencies are served from the pinned node_modules, and VCS or
 # cache folders only add size.
@@ -138,8 +139,10 @@ def unappliable_patches(task: Task) -> list[str]:
                 prepare_workspace(task, ws)
                 if base_name is not None:
                     apply_solution(mutated_solution(task, patches[0]), ws)
+            except WebDepsError:
+                raise  # the machine lacks the pinned packages: one error for the suite, not one per task
             except UserError as e:
-                problems.append(str(e))
+                problems.append(f"{task.dir}: {e}")
                 continue
             for sol in patches:
                 try:
