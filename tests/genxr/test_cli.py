@@ -38,6 +38,23 @@ def test_check_reports_one_line_per_problem(tmp_path):
     assert "Traceback" not in r.output
 
 
+def test_a_valid_solution_can_be_prepared_before_the_adversarial_ones(tmp_path):
+    # Authoring order: the valid solution first, the wrong ones after; only `check` asks for them.
+    root = tmp_path / "suite"
+    task = make_app_task(root, "early", adversarial=0)
+    r = runner.invoke(
+        app,
+        ["prepare", "--tasks", str(root), "--task", "early", "--dest", str(tmp_path / "ws"), "--solution", "valid/ok"],
+    )
+    assert r.exit_code == 0, r.output
+    assert "// red-button 0xff0000" in (tmp_path / "ws" / "main.js").read_text()
+    r = runner.invoke(app, ["check", "--tasks", str(root)])
+    assert r.exit_code == 2
+    assert [ln for ln in r.stderr.splitlines() if ln.strip()] == [
+        f"error: {task / 'solutions' / 'adversarial'}: needs at least 2 adversarial solution(s), found 0"
+    ]
+
+
 @pytest.mark.slow  # ten verification runs
 def test_check_solutions_gate(example_copy):
     r = runner.invoke(app, ["check", "--tasks", str(example_copy.parent), "--solutions"])

@@ -88,8 +88,9 @@ tests must fail. The patch starts with two header lines, which `git apply` ignor
 A valid solution written from the instruction and the starting workspace alone, without sight of
 the tests or the other solutions, says so with `blind = true` in its `solution.toml`. Tasks
 without `[[requirements]]` still load (the suite is being converted); `genxr check` lists them.
-A requirement without a mutant yet is refused by `genxr check` only, so that a task being
-converted can be prepared, verified and validated while its mutants are written.
+A requirement without a mutant yet, and fewer than two adversarial solutions, are refused by
+`genxr check` only, so that a task being written can be prepared, verified and validated while its
+mutants and wrong solutions are written.
 
 Symlinks in `tests/` and `solutions/` must stay inside the task folder and resolve: one that loops
 (itself, or back into a folder it sits in), dangles or leads outside is an authoring error that
@@ -843,16 +844,18 @@ def _read_note(folder: Path) -> tuple[str | None, bool, list[Problem]]:
     return note, blind, problems
 
 
-def find_solutions(task_dir: Path) -> tuple[list[Solution], list[Problem]]:
+def find_solutions(task_dir: Path, *, complete: bool = True) -> tuple[list[Solution], list[Problem]]:
     """Discover `solutions/valid/*`, `solutions/adversarial/*` and `solutions/mutants/*.patch`.
 
     Their form is checked here; what a mutant refers to (its requirement, its valid solution) is
-    checked against the spec in `requirement_problems`.
+    checked against the spec in `requirement_problems`. `complete=False` (everything but `genxr
+    check`) does not ask for the second adversarial solution yet, so that an author can prepare and
+    verify a valid solution before writing the wrong ones, as mutants may come one at a time.
     """
     solutions: list[Solution] = []
     problems: list[Problem] = []
     root = task_dir / SOLUTIONS_DIR
-    for kind, minimum in (("valid", 1), ("adversarial", 2)):
+    for kind, minimum in (("valid", 1), ("adversarial", 2 if complete else 0)):
         base = root / kind
         folders = sorted(p for p in base.iterdir() if not p.name.startswith(".")) if base.is_dir() else []
         count = 0
@@ -1126,7 +1129,7 @@ def load_task(task_dir: str | Path, *, strict: bool = False, solutions: bool = T
             problems += _leak_problems(instruction, tests, str(instruction_path))
     # A verifier's copy (e.g. a Harbor export's tests/task/) carries no solutions on purpose.
     if solutions and not (task_dir / VERIFIER_COPY_FILE).is_file():
-        found, solution_problems = find_solutions(task_dir)
+        found, solution_problems = find_solutions(task_dir, complete=strict)
         problems += solution_problems
     if spec is not None:
         req_problems, mutants = requirement_problems(spec, tests, found, str(toml_path), complete=strict and solutions)
