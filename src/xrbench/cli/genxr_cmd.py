@@ -117,13 +117,11 @@ def _check_patches(tasks: list[Task]) -> None:
     """Every patch solution applies (a mutant onto the valid solution it names): else one line each."""
     from xrbench.genxr.workspace import unappliable_patches
 
-    problems = []
-    for t in tasks:
-        for why in unappliable_patches(t):
-            where, sep, what = why.partition(": ")
-            problems.append(Problem(where, "", "", what) if sep else Problem(str(t.dir), "", "", why))
-    if problems:
-        raise ValidationError(problems)
+    # Each reason starts with the file it is about (unappliable_patches names the task when
+    # preparing it failed).
+    whys = [why.split(": ", 1) for t in tasks for why in unappliable_patches(t)]
+    if whys:
+        raise ValidationError(Problem(where, "", "", what) for where, what in whys)
 
 
 def _check_builds(tasks: list[Task]) -> None:
