@@ -104,6 +104,23 @@ def test_rerun_reuses_finished_runs_until_the_task_changes(tmp_path):
     assert len(ran) == 8  # a changed task is validated from scratch
 
 
+def test_runs_of_another_harness_are_rerun_only_when_asked(tmp_path):
+    task_dir = make_app_task(tmp_path / "suite")
+    out = tmp_path / "v.json"
+    validate([load_task(task_dir)], out, pytest_args=[])
+    data = json.loads(out.read_text())
+    data["tasks"]["red-button"]["candidates"]["empty"]["runs"][0]["harness"] = "0123456789ab"
+    out.write_text(json.dumps(data))
+    ran = []
+    report = validate([load_task(task_dir)], out, pytest_args=[], on_run=lambda *a: ran.append(a[1]))
+    assert ran == [] and report["summary"]["harness_versions"] == {"0123456789ab": 1, harness_fingerprint(): 3}
+    report = validate(
+        [load_task(task_dir)], out, pytest_args=[], rerun_other_harness=True, on_run=lambda *a: ran.append(a[1])
+    )
+    assert ran == ["empty"] and report["summary"]["harness_versions"] == {harness_fingerprint(): 4}
+    assert report["summary"]["accuracy"] == 1.0
+
+
 def test_a_new_solution_keeps_the_runs_of_the_others(tmp_path):
     # A blind solution or a mutant added later must not re-run the whole task; a changed solution
     # (or test) runs again.

@@ -252,6 +252,77 @@ def test_a_plane_detector_the_page_rewired_is_tampering(open_session):
 
 
 @pytest.mark.xr
+def test_head_gestures_are_recorded_as_events_without_the_app_listening(open_session, test_apps):
+    s = open_session(test_apps / "head_gestures")
+    s.wait(1500)
+    s.head.rotate(pitch=-20, speed=90)
+    s.head.rotate(pitch=20, speed=90)
+    s.step(12)
+    nods = s.events("head_gesture")
+    assert sorted(e.name for e in nods) == ["nod", "nod-down"] and {e.scope for e in nods} == {"head"}
+    s.wait(1500)
+    s.head.rotate(yaw=20, speed=90)
+    s.head.rotate(yaw=-20, speed=90)
+    s.step(12)
+    assert sorted(e.name for e in s.events("head_gesture")[2:]) == ["shake", "shake-left"]
+    # A page that takes the recorder away is caught at the next harness call.
+    s.evaluate("() => { xb.core.input.headGestures.dispatchEvent = () => {}; }")
+    with pytest.raises(TamperingError, match=r"headGestures\.dispatchEvent was replaced"):
+        s.step(1)
+
+
+@pytest.mark.xr
+def test_depth_sensing_withholds_depth_at_once_and_delivers_it_again(open_session, test_apps):
+    s = open_session(test_apps / "depth_probe", scene="living_room")
+    # A depth image is read back asynchronously: it reaches the app between harness calls.
+    for _ in range(3):
+        s.step(1)
+    before = s.find_by_tag("depth-probe").state
+    assert before["centre"] > 0.5 and before["known"] == 160 * 160
+    assert s.depth_sensing.withhold() is True
+    # Taken back at once, before any frame: the app's own depth object reads 0 everywhere.
+    assert s.evaluate("() => [xb.core.depth.getDepth(0.5, 0.5), xb.core.depth.depthArray[0].some((v) => v > 0)]") == [
+        0,
+        False,
+    ]
+    s.head.rotate(yaw=40)  # a new view renders new depth: it must arrive blank too
+    for _ in range(10):
+        s.step(1)
+        assert s.find_by_tag("depth-probe").state == {"centre": 0, "known": 0}
+    s.head.rotate(yaw=-40)
+    s.depth_sensing.deliver()
+    for _ in range(3):
+        s.step(1)
+    after = s.find_by_tag("depth-probe").state
+    assert after["known"] == 160 * 160 and after["centre"] == pytest.approx(before["centre"], abs=1e-4)
+
+
+@pytest.mark.xr
+def test_depth_the_page_rewired_is_tampering_and_withheld_depth_stays_withheld(open_session, test_apps):
+    s = open_session(test_apps / "depth_probe", scene="living_room")
+    s.evaluate("() => { xb.core.depth.updateCPUDepthData = function () {}; }")
+    with pytest.raises(TamperingError, match="depth object has its own updateCPUDepthData"):
+        s.depth_sensing.withhold()
+    s = open_session(test_apps / "depth_probe", scene="living_room")
+    for _ in range(3):
+        s.step(1)
+    s.depth_sensing.withhold()
+    # The page cannot take the gate away again, nor go round it on the simulator's side.
+    s.evaluate(
+        """() => {
+            const depth = xb.core.depth, own = Object.getPrototypeOf(depth).updateCPUDepthData;
+            try { depth.updateCPUDepthData = own; } catch (e) {}
+            try { delete depth.updateCPUDepthData; } catch (e) {}
+            try { Object.defineProperty(depth, 'updateCPUDepthData', {value: own}); } catch (e) {}
+        }"""
+    )
+    s.head.rotate(yaw=30)
+    for _ in range(3):
+        s.step(1)
+    assert s.find_by_tag("depth-probe").state == {"centre": 0, "known": 0}
+
+
+@pytest.mark.xr
 def test_planes_are_read_as_detection_reported_them_whatever_the_page_does_to_its_plane_objects(open_session):
     s = open_session(scene="kitchen")
     before = {(p.label, p.position): p for p in s.planes()}

@@ -43,3 +43,31 @@ def test_a_browser_that_does_not_start_is_a_typed_error(tmp_path):
     fake.chmod(0o755)
     with pytest.raises(BrowserLaunchError, match="failed to launch"):
         launch_browser(executable=fake)
+
+
+def test_dropped_features_are_those_the_last_list_lacks():
+    argv = ["chromium", "--disable-features=A,B", "--x", "--disable-features=B,C"]
+    assert browser_mod.dropped_features(argv) == ["A"]
+    assert browser_mod.dropped_features(["chromium", "--disable-features=A"]) == []
+    assert browser_mod.dropped_features(["chromium", "--disable-features=A", "--disable-features=A,B"]) == []
+
+
+def test_the_browser_keeps_playwrights_features_and_builds_no_browser_ui(monkeypatch):
+    # Our list without one of Playwright's: the launch must notice and relaunch with it.
+    monkeypatch.setattr(browser_mod, "PLAYWRIGHT_DISABLED_FEATURES", browser_mod.PLAYWRIGHT_DISABLED_FEATURES[1:])
+    monkeypatch.setattr(browser_mod, "_learned_features", [])
+    handle = launch_browser()
+    try:
+        assert browser_mod.PLAYWRIGHT_DISABLED_FEATURES[0] != "AvoidUnnecessaryBeforeUnloadCheckSync"
+        assert browser_mod._learned_features == ["AvoidUnnecessaryBeforeUnloadCheckSync"]
+        lines = browser_mod.browser_command_lines()
+        assert lines and all(browser_mod.dropped_features(argv) == [] for argv in lines)
+        context = handle.browser.new_context()
+        context.new_page().goto("about:blank")
+        context.new_page()
+        targets = handle.browser.new_browser_cdp_session().send("Target.getTargets")["targetInfos"]
+        # Each page is a window; Chromium would build its omnibox popup as a WebUI page per window.
+        assert [t["url"] for t in targets if t["type"] != "page"] == []
+        context.close()
+    finally:
+        handle.close()

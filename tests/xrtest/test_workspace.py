@@ -188,6 +188,16 @@ def test_create_workspace_copies_without_touching_the_app(tmp_path, local):
     assert not ws.path.exists()
 
 
+def test_an_sdk_app_without_its_build_is_refused_not_run_on_the_npm_sdk(tmp_path):
+    (tmp_path / "index.html").write_text("<!doctype html><p>x</p>")
+    (tmp_path / "sdk" / "src").mkdir(parents=True)
+    with pytest.raises(XRTestError, match=r"has src/ but no build/xrblocks\.js: build it first"):
+        create_workspace(tmp_path, find_web_deps())
+    (tmp_path / "sdk" / "build").mkdir()
+    (tmp_path / "sdk" / "build" / "xrblocks.js").write_text("export {};\n")
+    create_workspace(tmp_path, find_web_deps()).cleanup()
+
+
 def test_create_workspace_requires_index(tmp_path):
     from xrbench.xrtest.errors import XRTestError
 

@@ -328,6 +328,10 @@ def validate(
     all_tests: Annotated[
         bool, typer.Option("--all-tests", help="Run every test of a failing candidate (default: stop at the first)")
     ] = False,
+    rerun_other_harness: Annotated[
+        bool,
+        typer.Option("--rerun-other-harness", help="Also rerun the kept runs that another harness version made"),
+    ] = False,
     pytest_args: PytestArgsOpt = None,
 ) -> None:
     """Run every candidate of every task N times (plus the starting workspace) and score the verifier.
@@ -365,6 +369,7 @@ def validate(
             jobs=jobs,
             executor=executor,
             address=address,
+            rerun_other_harness=rerun_other_harness,
             on_plan=on_plan,
             on_run=on_run,
         )

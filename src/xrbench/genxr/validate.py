@@ -324,6 +324,7 @@ def validate(
     address: str | None = None,
     subset: str = "all",
     known: Mapping[tuple[str, str], dict[str, Any]] | None = None,
+    rerun_other_harness: bool = False,
     on_plan: Callable[[int], None] | None = None,
     on_run: Callable[[str, str, int, dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
@@ -336,7 +337,9 @@ def validate(
     died is run again, never lost or counted twice). `subset="representative"` runs only the
     `representative_candidates` of each task. `known` maps (task id, candidate label) to a run
     record already made by the same verifier (e.g. a job's trial of that candidate): it counts as
-    the candidate's first run instead of verifying it again.
+    the candidate's first run instead of verifying it again. `rerun_other_harness` also runs again
+    what an earlier harness ran (`harness_fingerprint`), so that a report moves to a changed harness
+    task by task (`--only`) and says in `summary.harness_versions` how far it has got.
     `on_plan(n)` learns how many runs are left to do (after reusing finished ones) and
     `on_run(task_id, label, repeat, record)` is called after each (progress display).
     """
@@ -371,6 +374,8 @@ def validate(
             same = prev.get("fingerprint") == cfp if "fingerprint" in prev else reuse
             done = prev.get("runs", []) if same else []
             done = [r for r in done if isinstance(r, dict) and r.get("repeat", 0) < repeats][:repeats]
+            if rerun_other_harness:
+                done = [r for r in done if r.get("harness") == harness_fingerprint()]
             seeded = known.get((task.id, cand.label))
             if seeded is not None and not any(r.get("repeat") == 0 for r in done):
                 done = [{"repeat": 0, **seeded}, *done]

@@ -667,6 +667,25 @@ class PlaneDetection(_Actor):
         return self._act("addPlanes", {"planes": [_plane_spec(p, i) for i, p in enumerate(planes)]})["added"]
 
 
+class DepthSensing(_Actor):
+    """When the app's depth sensing knows the room: `session.depth_sensing`.
+
+    XR Blocks' simulator renders depth from the first frames on; a headset's depth arrives later
+    and reads 0 where it knows nothing. `withhold()` makes every depth image the app has or gets
+    read 0 everywhere, at once; `deliver()` hands the simulator's images over again, the next one
+    rendered at the next frame and received when its readback completes (a frame or two later).
+    Neither advances time.
+    """
+
+    def withhold(self) -> bool:
+        """From now on the depth images read 0 (unknown); returns whether the app had depth already."""
+        return bool(self._act("withholdDepth", {})["hadDepth"])
+
+    def deliver(self) -> None:
+        """Depth images show the room again from the next frames on."""
+        self._act("deliverDepth", {})
+
+
 def _plane_spec(plane: Mapping[str, Any], index: int) -> dict[str, Any]:
     """A described plane checked and in the one shape the page takes; ValueError names the field."""
 
@@ -713,6 +732,7 @@ __all__ = [
     "POSES",
     "POSE_SETTLE_FRAMES",
     "Controller",
+    "DepthSensing",
     "Hand",
     "Head",
     "PhysicalObject",

@@ -20,10 +20,11 @@ import os
 import shutil
 import threading
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import psutil
 from playwright.sync_api import Browser, Error, Playwright, sync_playwright
 
 from xrbench.procs import owned_tempdir
@@ -65,6 +66,34 @@ BASE_ARGS: tuple[str, ...] = (
 # Chrome 137-144 removed the automatic SwiftShader fallback, so ask for it explicitly.
 GL_ARGS: tuple[str, ...] = ("--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist")
 
+# Playwright's own `--disable-features` list (1.65). Chromium keeps only the last
+# `--disable-features` on its command line, so ours repeats it; a Playwright that disables more
+# is caught at launch (`dropped_features`) and the browser relaunched with the union.
+PLAYWRIGHT_DISABLED_FEATURES: tuple[str, ...] = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync",
+    "DestroyProfileOnBrowserClose",
+    "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable",
+    "LensOverlay",
+    "MediaRouter",
+    "PaintHolding",
+    "ThirdPartyStoragePartitioning",
+    "AvoidCorsURLLoaderRestartOnRedirect",
+    "TcpPortRandomizationWin",
+    "OptimizationHints",
+    "NetworkTimeServiceQuerying",
+    "AimEnabled",
+    "PreconnectToSearch",
+    "msForceBrowserSignIn",
+    "msEdgeUpdateLaunchServicesPreferredVersion",
+)
+# Every Playwright page is a browser window, and Chromium 156 builds each window's omnibox popup
+# as a WebUI page in a renderer of its own (about 400 chrome:// modules): two thirds of the
+# renderer CPU of opening an app page (benchmarks/bench_verify.py, docs/validation/HISTORY.md).
+BROWSER_UI_FEATURES_OFF: tuple[str, ...] = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
+# Features Playwright disabled that PLAYWRIGHT_DISABLED_FEATURES lacked, learned at launch.
+_learned_features: list[str] = []
+
 
 def running_as_root() -> bool:
     """Whether this process has uid 0 (Chromium's sandbox cannot run then)."""
@@ -104,7 +133,8 @@ def find_chromium(playwright: Playwright | None = None) -> Path:
 def launch_args(*, sandbox: bool | None = None) -> list[str]:
     """Command-line flags for headless XR testing (network-quiet, SwiftShader WebGL2)."""
     sandbox = (not running_as_root()) if sandbox is None else sandbox
-    args = [*BASE_ARGS, *GL_ARGS]
+    features = (*PLAYWRIGHT_DISABLED_FEATURES, *_learned_features, *BROWSER_UI_FEATURES_OFF)
+    args = [*BASE_ARGS, *GL_ARGS, "--disable-features=" + ",".join(features)]
     if not sandbox:
         args.append("--no-sandbox")
     return args
@@ -298,15 +328,52 @@ def launch_browser(
     )
 
 
+def dropped_features(argv: Sequence[str]) -> list[str]:
+    """Features an earlier `--disable-features` of a command line names and the last one lacks.
+
+    Chromium reads only the last `--disable-features`, so these are silently enabled.
+    """
+    lists = [a.split("=", 1)[1].split(",") for a in argv if a.startswith("--disable-features=")]
+    if len(lists) < 2:
+        return []
+    kept = set(lists[-1])
+    return sorted({f for earlier in lists[:-1] for f in earlier if f and f not in kept})
+
+
+def browser_command_lines() -> list[list[str]]:
+    """The command lines of the browsers Playwright started for this process (not their children)."""
+    lines = []
+    for proc in psutil.Process().children(recursive=True):
+        try:
+            argv = proc.cmdline()
+        except psutil.Error:
+            continue
+        # Playwright talks to its browsers over a pipe; their child processes carry a --type.
+        if "--remote-debugging-pipe" in argv and not any(a.startswith("--type=") for a in argv):
+            lines.append(argv)
+    return lines
+
+
 def _launch(pw: Playwright, executable: Path, sandbox: bool) -> Browser:
-    return pw.chromium.launch(
-        executable_path=str(executable),
-        headless=True,
-        args=launch_args(sandbox=sandbox),
-        # Playwright adds --no-sandbox unless told the sandbox is wanted.
-        chromium_sandbox=sandbox,
-        timeout=60_000,
-    )
+    def launch() -> Browser:
+        return pw.chromium.launch(
+            executable_path=str(executable),
+            headless=True,
+            args=launch_args(sandbox=sandbox),
+            # Playwright adds --no-sandbox unless told the sandbox is wanted.
+            chromium_sandbox=sandbox,
+            timeout=60_000,
+        )
+
+    browser = launch()
+    dropped = {f for argv in browser_command_lines() for f in dropped_features(argv)}
+    new = sorted(dropped - set(_learned_features))
+    if new:
+        # A newer Playwright disables more than PLAYWRIGHT_DISABLED_FEATURES says: keep its list.
+        _learned_features.extend(new)
+        browser.close()
+        browser = launch()
+    return browser
 
 
 _shared: BrowserHandle | None = None

@@ -59,6 +59,7 @@ EVENT_TYPES = (
     "gesture_start",
     "gesture_update",
     "gesture_end",
+    "head_gesture",
 )
 
 
@@ -81,7 +82,8 @@ class XREvent:
     script hooks (`select_start`, `select`, `select_end`, `long_select`; scope 'global'), controller
     squeezes (`squeeze_start`, `squeeze`, `squeeze_end`; scope 'input') and recognised hand
     gestures (`gesture_start`, `gesture_update` while it is held, `gesture_end`, with the gesture in
-    `name`; scope 'gesture').
+    `name`; scope 'gesture') and head gestures (`head_gesture`, 'nod' or 'shake' in `name`; scope
+    'head').
     Per-frame hooks (hovering, touching, grabbing, selecting, squeezing) are not recorded.
     `hand` is 'left', 'right' or 'none' (mouse, gaze). `tags` are the semantic tags of the object
     hit and of its ancestors, the most specific first (a touch on the lamp's button: 'lamp-button',

@@ -723,6 +723,15 @@ class XRSession(PageSession):
         return self._actors["plane_detection"]
 
     @property
+    def depth_sensing(self) -> actors.DepthSensing:
+        """When the app's depth sensing knows the room: withhold (every depth reads 0), deliver."""
+        from xrbench.xrtest import actors
+
+        if "depth_sensing" not in self._actors:
+            self._actors["depth_sensing"] = actors.DepthSensing(self)
+        return self._actors["depth_sensing"]
+
+    @property
     def objects(self) -> actors.PhysicalObjects:
         """Labelled physical objects in the simulated room: add, get, list, remove, clear."""
         from xrbench.xrtest import actors

@@ -331,6 +331,12 @@ def create_workspace(
     app = Path(app_dir).resolve()
     if not (app / entry).is_file():
         raise XRTestError(f"{app / entry} does not exist (the app directory needs an {entry})")
+    if (app / "sdk" / "src").is_dir() and not (app / APP_SDK_ENTRY).is_file():
+        # Without its build the app would silently run the pinned npm SDK, not the sources beside it.
+        raise XRTestError(
+            f"{app / 'sdk'} has src/ but no build/xrblocks.js: build it first "
+            f"(xrbench genxr build-sdk {app}, or prepare with --build)"
+        )
     root = owned_tempdir("xrtest-", dir=parent)
     try:
         shutil.copytree(app, root, symlinks=True, ignore=_ignore, dirs_exist_ok=True)

@@ -342,7 +342,52 @@
     return {added: added.map(describePlane)};
   }
 
+  // --- depth sensing -------------------------------------------------------------------------
+  // The simulator renders depth from the first frames on; a headset's depth arrives later, and
+  // reads 0 wherever it knows nothing. While depth is withheld every depth image the app receives
+  // reads 0 everywhere (same size, pose and projection as the simulator's); `deliverDepth` hands
+  // the simulator's own images over again, the next one rendered at the next frame.
+  let depthGate = null;
+
+  function gateDepth() {
+    const depth = core().depth;
+    if (!depth || !depth.options || !depth.options.enabled) {
+      throw new Error('the app did not enable depth sensing (options.enableDepth())');
+    }
+    if (depthGate && depthGate.depth === depth) return depthGate;
+    if (hasOwn(depth, 'updateCPUDepthData')) tamper('the depth object has its own updateCPUDepthData()');
+    const original = depth.updateCPUDepthData;
+    const gate = {depth, withheld: false, blank: (data) => ({...data, data: new ArrayBuffer(data.data.byteLength)})};
+    // Every image reaches the app through this method (its array, textures and depth mesh).
+    defineProperty(depth, 'updateCPUDepthData', {
+      value: function updateCPUDepthData(data, ...rest) {
+        return apply(original, this, [gate.withheld && data ? gate.blank(data) : data, ...rest]);
+      },
+      writable: false, configurable: false, enumerable: false,
+    });
+    depthGate = gate;
+    return gate;
+  }
+
+  function withholdDepth() {
+    const gate = gateDepth();
+    gate.withheld = true;
+    const last = gate.depth.cpuDepthData && gate.depth.cpuDepthData[0];
+    // What the app already has is taken back at once: the last image again, reading 0.
+    if (last) gate.depth.updateCPUDepthData(last, 0, 'float32');
+    return {withheld: true, hadDepth: !!last};
+  }
+
+  function deliverDepth() {
+    const gate = gateDepth();
+    gate.withheld = false;
+    // The simulator skips rendering depth while nothing moves; make it render at the next frame.
+    const simDepth = sim().depth;
+    if (simDepth && 'lastDepthUpdateMs' in simDepth) simDepth.lastDepthUpdateMs = -Infinity;
+    return {withheld: false};
+  }
+
   state.ops.act = {stepFrames, moveHand, pointHand, rotateHand, setPose, setRotations, setHandVisible, button,
                headTeleport, headTurn, headWalk, addObject, updateObject, removeObject, withholdPlanes,
-               deliverPlanes, addPlanes};
+               deliverPlanes, addPlanes, withholdDepth, deliverDepth};
 })();

@@ -191,10 +191,23 @@
       };
       hooked.push('gesture');
     }
+    // Head gestures (a nod, a shake) reach listeners through the recogniser's own dispatch.
+    const head = input && input.headGestures;
+    if (head && typeof head.dispatchEvent === 'function') {
+      const original = head.dispatchEvent.bind(head);
+      head.dispatchEvent = (event) => {
+        if (event && event.type === 'gesture') {
+          push({type: 'head_gesture', scope: 'head', name: event.detail ? String(event.detail.name) : null});
+        }
+        return original(event);
+      };
+      hooked.push('head');
+    }
     // The wrappers above are now the dispatch points: pin them.
     if (manager) pinInstance(manager, 'xb.core.scriptsManager');
     if (input) pinInstance(input, 'xb.core.input');
     if (gestures) pinInstance(gestures, 'xb.core.gestureRecognition');
+    if (head) pinInstance(head, 'xb.core.input.headGestures');
     return {installed: true, hooked};
   }
 
