@@ -374,8 +374,6 @@ def validate(
             same = prev.get("fingerprint") == cfp if "fingerprint" in prev else reuse
             done = prev.get("runs", []) if same else []
             done = [r for r in done if isinstance(r, dict) and r.get("repeat", 0) < repeats][:repeats]
-            if rerun_other_harness:
-                done = [r for r in done if r.get("harness") == harness_fingerprint()]
             seeded = known.get((task.id, cand.label))
             if seeded is not None and not any(r.get("repeat") == 0 for r in done):
                 done = [{"repeat": 0, **seeded}, *done]
@@ -387,7 +385,10 @@ def validate(
                 "note": cand.solution.note if cand.solution else "the untouched starting workspace",
                 "runs": done,
             }
-            have = {r["repeat"] for r in done}
+            # A run of another harness stays in the report until its rerun replaces it, so an
+            # interrupted move to a new harness loses nothing.
+            current = [r for r in done if r.get("harness") == harness_fingerprint()]
+            have = {r["repeat"] for r in (current if rerun_other_harness else done)}
             todo.extend((cand, i, tuple(args)) for i in range(repeats) if i not in have)
 
     def write() -> dict[str, Any]:
@@ -413,7 +414,9 @@ def validate(
         pool = make_executor(executor, workers=jobs)
     write()
     for (cand, i, _), record in pool.map(_run, todo):
-        per_task[cand.task.id]["candidates"][cand.label]["runs"].append(record)
+        runs = per_task[cand.task.id]["candidates"][cand.label]["runs"]
+        runs[:] = [r for r in runs if r.get("repeat") != i]
+        runs.append(record)
         write()
         if on_run:
             on_run(cand.task.id, cand.label, i, record)
