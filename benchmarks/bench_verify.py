@@ -101,7 +101,7 @@ class CpuMeter:
                 self.group.rmdir()
 
 
-def run_once(task_id: str, root: Path, cpu_meter: CpuMeter) -> dict[str, float]:
+def run_once(task_id: str, root: Path, cpu_meter: CpuMeter, extra: list[str]) -> dict[str, float]:
     task = load_task(DEFAULT_TASKS_DIR / task_id)
     solution = task.valid_solutions[0]
     work = Path(tempfile.mkdtemp(prefix=f"bench-{task_id}-", dir=root))
@@ -110,7 +110,7 @@ def run_once(task_id: str, root: Path, cpu_meter: CpuMeter) -> dict[str, float]:
     t0 = time.time()
     cpu0 = cpu_meter.seconds()
     ws = materialize_solution(task, solution, work / "ws")
-    verdict = verify(task, ws, work / "out", pytest_args=[*default_pytest_args(), "-p", "verify_timing"])
+    verdict = verify(task, ws, work / "out", pytest_args=[*default_pytest_args(), "-p", "verify_timing", *extra])
     t1 = time.time()
     cpu = cpu_meter.seconds() - cpu0
     if not verdict.passed:
@@ -124,7 +124,16 @@ def main() -> int:
     parser.add_argument("--tasks", default=",".join(DEFAULT_TASKS))
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument(
+        "--arm",
+        action="append",
+        default=[],
+        metavar="NAME=ARGS",
+        help="an A/B arm: extra verifier pytest arguments (e.g. 'defer=--xr-defer-drawing'), "
+        "interleaved with the other arms; default: one arm without extra arguments",
+    )
     args = parser.parse_args()
+    arms = {name: extra.split() for name, _, extra in (a.partition("=") for a in args.arm)} or {"": []}
     # The verifier's pytest finds the timing plugin through PYTHONPATH.
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")]))
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
@@ -132,21 +141,34 @@ def main() -> int:
     runs: dict[str, list[dict[str, float]]] = defaultdict(list)
     with tempfile.TemporaryDirectory(prefix="xrbench-bench-verify-") as tmp:
         for i in range(args.repeats):
-            for task_id in tasks:  # interleaved: every task sees the same machine state
-                runs[task_id].append(run_once(task_id, Path(tmp), cpu_meter))
-                print(f"  repeat {i + 1}/{args.repeats} {task_id}: {runs[task_id][-1]['total']:.1f} s", file=sys.stderr)
+            for task_id in tasks:  # interleaved: every task and arm sees the same machine state
+                for arm, extra in arms.items():
+                    key = f"{task_id} [{arm}]" if arm else task_id
+                    runs[key].append(run_once(task_id, Path(tmp), cpu_meter, extra))
+                    row = runs[key][-1]
+                    print(
+                        f"  repeat {i + 1}/{args.repeats} {key}: {row['total']:.1f} s, cpu {row['cpu']:.1f} s",
+                        file=sys.stderr,
+                    )
     med = statistics.median
     keys = [*PARTS, "setup_other", "total", "cpu", "tests"]
     per_task = {t: {k: round(med(r[k] for r in rs), 3) for k in keys} for t, rs in runs.items()}
     every = [r for rs in runs.values() for r in rs]
     overall = {k: round(med(r[k] for r in every), 3) for k in keys}
+    per_arm = {
+        arm: {k: round(med(r[k] for key, rs in runs.items() if key.endswith(f"[{arm}]") for r in rs), 3) for k in keys}
+        for arm in arms
+        if arm
+    }
     per_test = round(med(r["total"] / r["tests"] for r in every), 3)
     result = {"repeats": args.repeats, "tasks": per_task, "overall": overall, "seconds_per_test": per_test}
+    if per_arm:
+        result["arms"] = per_arm
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     print(f"genxr verify, valid solutions, {args.repeats} repeats; medians (s):")
     print(f"  {'task':32} " + " ".join(f"{k[:11]:>11}" for k in keys))
-    for name, row in [*per_task.items(), ("all runs", overall)]:
+    for name, row in [*per_task.items(), *((f"arm {a}", r) for a, r in per_arm.items()), ("all runs", overall)]:
         print(f"  {name:32} " + " ".join(f"{row[k]:11.2f}" for k in keys))
     print(f"  per test (variant): {per_test:.2f} s")
     cpu_meter.close()

@@ -209,8 +209,8 @@ def test_no_recording_keeps_nothing_and_the_same_outcomes(tmp_path):
 
 
 @pytest.mark.xr
-def test_defer_drawing_option(tmp_path):
-    proc, report = run_suite(tmp_path, "suite_draw.py", args=("--xr-defer-drawing",))
+def test_full_frames_option(tmp_path):
+    proc, report = run_suite(tmp_path, "suite_draw.py", args=("--xr-full-frames",))
     assert proc.returncode == 0 and report["xr_tests_ran"] == 1, proc.stdout + proc.stderr
 
 

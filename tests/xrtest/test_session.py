@@ -88,30 +88,60 @@ def test_n_steps_run_n_updates_in_virtual_time(open_session):
         s.step(-1)
 
 
-def test_a_call_draws_its_frames_once_and_shows_the_last(open_session):
-    """Frames stepped in one harness call are updated one by one but drawn once, at the end; what
-    is seen afterwards is what drawing every frame shows."""
-    deferred = open_session(scene="empty", defer_drawing=True)
-    every = open_session(scene="empty")
-    draws = "(h) => h.core.renderer.info.render.frame"
-    counts, shots, angles = {}, {}, {}
-    for name, s in (("deferred", deferred), ("every", every)):
+class _Watching:
+    """A session hook that does nothing: a page with a hook counts as watched (as when recorded)."""
+
+    def context_options(self, session):
+        return {}
+
+    def context_created(self, session):
+        pass
+
+    def closing(self, session):
+        pass
+
+
+def test_thin_frames_run_every_render_and_show_the_last(open_session):
+    """Stepped frames make every render call (hooks included), but the canvas is drawn only where
+    it can be seen: a watched page (recorded) gets each call's last frame, an unwatched one a frame
+    drawn for the screenshot. What is seen is what drawing every frame in full shows (render
+    targets, such as simulated depth, are drawn every frame: test_readbacks.py reads them)."""
+    sessions = {
+        "full": open_session(scene="empty", full_frames=True),
+        "watched": open_session(scene="empty", hooks=[_Watching()]),
+        "unwatched": open_session(scene="empty"),
+    }
+    renders = "(h) => [h.core.renderer.info.render.frame, h.drawing.thin, h.drawing.full]"
+    counts, shots, angles, hooks = {}, {}, {}, {}
+    for name, s in sessions.items():
+        s.evaluate("() => { window.__hooks = 0; window.xb.core.scene.onBeforeRender = () => { window.__hooks++; }; }")
         s.step(1)
-        f0 = s.probe(draws)
+        r0 = s.probe(renders)
         s.step(30)
-        f1 = s.probe(draws)
+        r1 = s.probe(renders)
         shots[name] = np.asarray(Image.open(io.BytesIO(s.screenshot())).convert("RGB"), dtype=float)
         angles[name] = s.find_by_tag("cube").state["angle"]
-        s.step(1)
-        f2 = s.probe(draws)
-        counts[name] = (f1 - f0, f2 - f1)
-        assert s.frame == 32
-    assert counts["deferred"][0] == counts["deferred"][1] > 0
-    assert counts["every"] == (30 * counts["deferred"][1], counts["deferred"][1])
-    # The example's cube spins every frame: after the 30-frame call both show it at frame 31's angle.
-    assert angles["deferred"] == angles["every"] > 0
-    a, b = shots["deferred"], shots["every"]
-    assert a.shape == b.shape and np.abs(a - b).mean() < 0.5
+        r2 = s.probe(renders)
+        s.hand("right").move_hand([0.1, 1.3, -0.4])
+        r3 = s.probe(renders)
+        hooks[name] = s.evaluate("() => window.__hooks")
+        counts[name] = [b - a for a, b in zip(r0, r1, strict=True)], [b - a for a, b in zip(r2, r3, strict=True)]
+    (renders_30, thin, full), (renders_move, _, moved) = counts["full"]
+    assert renders_30 > 0 and (thin, full) == (0, 30) and moved > 10
+    # Every variant renders as often; a screenshot of an unwatched page renders once more.
+    for name in ("watched", "unwatched"):
+        assert (counts[name][0][0], counts[name][1][0]) == (renders_30, renders_move)
+    assert hooks["full"] == hooks["watched"] == 31 + moved and hooks["unwatched"] == hooks["full"] + 1
+    # Watched: a call's frames are thin but its last (a hand move: the last of each of its passes).
+    assert counts["watched"][0][1:] == [29, 1]
+    assert sum(counts["watched"][1][1:]) == moved and 1 <= counts["watched"][1][2] <= 2
+    # Unwatched: every stepped frame is thin.
+    assert counts["unwatched"][0][1:] == [30, 0] and counts["unwatched"][1][1:] == [moved, 0]
+    # The example's cube spins every frame: after the 30-frame call all show it at frame 31's angle.
+    assert angles["watched"] == angles["unwatched"] == angles["full"] > 0
+    for name in ("watched", "unwatched"):
+        a, b = shots[name], shots["full"]
+        assert a.shape == b.shape and np.abs(a - b).mean() < 0.5, name
 
 
 CLOCK_PROBE = """() => {

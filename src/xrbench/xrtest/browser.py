@@ -89,7 +89,7 @@ PLAYWRIGHT_DISABLED_FEATURES: tuple[str, ...] = (
 )
 # Every Playwright page is a browser window, and Chromium 156 builds each window's omnibox popup
 # as a WebUI page in a renderer of its own (about 400 chrome:// modules): two thirds of the
-# renderer CPU of opening an app page (benchmarks/bench_verify.py, docs/validation/HISTORY.md).
+# renderer CPU of opening an app page (benchmarks/bench_page_open.py, docs/validation/HISTORY.md).
 BROWSER_UI_FEATURES_OFF: tuple[str, ...] = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
 # Features Playwright disabled that PLAYWRIGHT_DISABLED_FEATURES lacked, learned at launch.
 _learned_features: list[str] = []

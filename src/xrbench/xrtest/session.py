@@ -274,9 +274,11 @@ class XRSession(PageSession):
         dt_ms: virtual milliseconds per frame for actors and `wait()` (default 60 Hz).
         contexts: open the page in a browser context of this pool (reused between sessions,
             emptied in between; see `contexts.py`) instead of a new context of its own.
-        defer_drawing: draw only the last frame of each harness call (the others still run XR
-            Blocks' whole update). About a tenth cheaper; off by default, as the suite's verdicts
-            were established drawing every frame.
+        full_frames: draw every stepped frame on the canvas. By default stepped frames are
+            "thin" (kernel.js): every render call and hook runs, but the canvas is drawn only where
+            someone could see it: the last frame of each harness call while a hook (recording,
+            trace) watches the page, otherwise only before a `screenshot()`. Verdicts are the same
+            at a fraction of the software-rendering cost.
         debug_globals: leave XR Blocks' debug globals (`window.xb`, `window.xbReady`, installed
             for `?debug=1`) on the page. False loads the app as a user's browser would: an app
             that uses `xb` without importing it fails, as it would there.
@@ -301,7 +303,7 @@ class XRSession(PageSession):
         dominant_hand: str = "right",
         dt_ms: float = DEFAULT_DT_MS,
         contexts: ContextPool | None = None,
-        defer_drawing: bool = False,
+        full_frames: bool = False,
         debug_globals: bool = True,
     ):
         if dominant_hand not in HANDS:
@@ -336,7 +338,7 @@ class XRSession(PageSession):
         self._cdp: Any = None
         self._harness_module = ""
         self._contexts = contexts
-        self.defer_drawing = defer_drawing
+        self.full_frames = full_frames
         self.debug_globals = debug_globals
 
     # --- lifecycle -----------------------------------------------------------------------------
@@ -360,7 +362,9 @@ class XRSession(PageSession):
         cfg: dict[str, Any] = {
             "pauseAtStart": self.pause_at_start,
             "options": self.options,
-            "deferDrawing": self.defer_drawing,
+            "fullFrames": self.full_frames,
+            # A hook (recording, trace) sees the page between calls; otherwise only screenshots do.
+            "canvasWatched": bool(self.hooks),
             "debugGlobals": self.debug_globals,
         }
         if self.fast_render:
@@ -672,6 +676,7 @@ class XRSession(PageSession):
 
     def screenshot(self, path: str | Path | None = None) -> bytes:
         """A PNG of the page as rendered now (step a frame first after changing the scene)."""
+        self.call("draw")  # the last stepped frame, if it was thin
         return self.page.screenshot(path=str(path) if path else None)
 
     # --- the simulated user (see actors.py) --------------------------------------------------------

@@ -16,16 +16,25 @@
     return s;
   };
 
-  /** The one way the harness moves time: n frames of dt ms, timers and frame callbacks first. */
-  function stepFrames(n, dt) {
+  /**
+   * The one way the harness moves time: n frames of dt ms, timers and frame callbacks first.
+   * `last`: whether the call's last frame may be its operation's last (then it is drawn in full;
+   * the others are thin frames, kernel.js). A loop of one-frame calls passes it for its last.
+   */
+  function stepFrames(n, dt, last = true) {
     const c = core();
     if (c.lifecycle !== 'running') throw new Error(`cannot step: core is ${c.lifecycle}`);
     if (!c.isPaused) c.pause();
     H.gateSimulator(c.simulator);
     freezeClock();
-    for (let i = 0; i < n; i++) {
-      advanceClock(dt);  // timers and frame callbacks due by this frame's time (kernel.js)
-      c.stepFrame(dt);
+    try {
+      for (let i = 0; i < n; i++) {
+        advanceClock(dt);  // timers and frame callbacks due by this frame's time (kernel.js)
+        H.draw.full = last && i === n - 1;
+        c.stepFrame(dt);
+      }
+    } finally {
+      H.draw.full = false;
     }
     return n;
   }
@@ -100,7 +109,7 @@
       const n = Math.max(pass === 0 ? minFrames : 1, Math.ceil(distance / maxStep));
       for (let i = 1; i <= n; i++) {
         parts.local.lerpVectors(start, goal, i / n);
-        frames += stepFrames(1, dt);
+        frames += stepFrames(1, dt, i === n);
         t.sample(() => anchorSamples.push(worldPos(anchorObject).toArray()));
       }
     }
@@ -122,7 +131,7 @@
     const n = Math.max(1, Math.ceil(start.angleTo(goal) / maxAngleStep));
     for (let i = 1; i <= n; i++) {
       parts.orientation.slerpQuaternions(start, goal, i / n);
-      stepFrames(1, dt);
+      stepFrames(1, dt, i === n);
     }
     return {frames: n};
   }
@@ -137,7 +146,7 @@
     const n = angle < 1e-9 ? 0 : Math.max(1, Math.ceil(angle / maxAngleStep));
     for (let i = 1; i <= n; i++) {
       parts.orientation.slerpQuaternions(start, goal, i / n);
-      stepFrames(1, dt);
+      stepFrames(1, dt, i === n);
     }
     return {frames: n};
   }
@@ -215,7 +224,7 @@
     const n = angle < 1e-9 ? 0 : Math.max(1, Math.ceil(angle / maxAngleStep));  // no turn, no frame
     for (let i = 1; i <= n; i++) {
       camera.quaternion.slerpQuaternions(start, goal, i / n);
-      stepFrames(1, dt);
+      stepFrames(1, dt, i === n);
     }
     return {frames: n};
   }
@@ -238,7 +247,7 @@
       const n = Math.max(1, Math.ceil(start.distanceTo(goal) / maxStep));
       for (let i = 1; i <= n; i++) {
         s.moveUser(new (T().Vector3)().lerpVectors(start, goal, i / n));
-        frames += stepFrames(1, dt);
+        frames += stepFrames(1, dt, i === n);
       }
     }
     return {frames, position: camera.position.toArray()};

@@ -385,6 +385,34 @@ globalThis.addEventListener('unhandledrejection', (event) => {
     });
     pinValue(proto, 'clientWaitSync', 'WebGL2RenderingContext.prototype.clientWaitSync');
   }
+  // Thin frames (see `H.draw`): while the simulator draws one, the XR Blocks renderer's draws and
+  // clears aimed at the page's canvas are dropped; everything else it does (state, uploads, render
+  // target passes) goes through.
+  if (proto) {
+    const {FRAMEBUFFER, DRAW_FRAMEBUFFER} = WebGL2;
+    const bindFramebuffer = proto.bindFramebuffer;
+    defineProperty(proto, 'bindFramebuffer', {
+      value: function bindFramebuffer_(target, framebuffer) {
+        if (this === H.draw.gl && (target === FRAMEBUFFER || target === DRAW_FRAMEBUFFER)) {
+          H.draw.onCanvas = framebuffer === null;
+        }
+        return apply(bindFramebuffer, this, [target, framebuffer]);
+      },
+      writable: true, configurable: true, enumerable: false,
+    });
+    for (const name of ['drawArrays', 'drawElements', 'drawArraysInstanced', 'drawElementsInstanced',
+                        'drawRangeElements', 'clear', 'blitFramebuffer']) {
+      const original = proto[name];
+      if (typeof original !== 'function') continue;
+      defineProperty(proto, name, {
+        value: function (...args) {
+          if (H.draw.dropping && this === H.draw.gl && H.draw.onCanvas) return undefined;
+          return apply(original, this, args);
+        },
+        writable: true, configurable: true, enumerable: false,
+      });
+    }
+  }
   // The rest of the context's methods too: `xr.picture` reads pixels through them.
   if (proto) pin(proto, 'WebGL2RenderingContext.prototype');
 }
@@ -677,6 +705,7 @@ function register(token, modules) {
         // `renderer` is an accessor of Core's (pinned with its prototype) over this field.
         if (hasOwn(core, '_renderer')) pinValue(core, '_renderer', 'xb.core.renderer');
         pin(renderer, 'xb.core.renderer');
+        H.draw.gl = renderer.getContext();  // the context thin frames drop canvas draws of
       }
       return running;
     };
@@ -742,40 +771,70 @@ function register(token, modules) {
 
 H.ops.pause = () => { H.xb.core.pause(); freezeClock(); };
 
-// --- deferred drawing (opt-in: `XRSession(defer_drawing=True)`) -----------------------------------
-// A frame stepped inside a harness operation runs all of XR Blocks' update (input, scripts, UI,
-// interaction, physics, simulated depth), but the simulator's drawing of it is put off to the end
-// of the operation: nobody looks at the frames in between (screenshots, videos and the page's own
-// readers come after the operation). The operation then draws once, as the last frame would have.
-// Not the default: XR Blocks UI finished its layout later with it, so a verdict could change.
-H.draw = {defer: false, pending: false};
+// --- thin frames -----------------------------------------------------------------------------------
+// A frame stepped inside a harness operation runs all of XR Blocks' update and its whole drawing
+// (every render call, with every onBeforeRender/onAfterRender hook an app relies on, every upload
+// and every render-target pass such as simulated depth), but the GPU draws and clears aimed at the
+// page's canvas are dropped, and so is the simulated device camera's copy of the canvas: nobody
+// sees those pixels (the compositor, recordings and screenshots see the canvas only after the
+// operation, and a device-camera stream captures only the last copy of a task). Software
+// rendering spends most of a frame filling them. While something watches the canvas (a recording
+// or trace: `H.config.canvasWatched`), a frame that may be the operation's last (the last of each
+// stepping loop, `H.draw.full`) is drawn in full, and should an operation still end on a thin
+// frame, that frame is drawn again at its end. Unwatched, every stepped frame is thin, and the
+// `draw` operation draws the current one before a screenshot. `XRSession(full_frames=True)` draws
+// every frame in full. `frames`: how many stepped frames were drawn each way (for `xr.probe`).
+H.draw = {thin: false, full: false, pending: false, dropping: false, gl: null, onCanvas: true,
+          frames: {thin: 0, full: 0}};
 const gatedSimulators = new WeakSet();
 
-function gateDrawing(object, key) {
+function gateDrawing(object, key, {skip = false, count = false} = {}) {
   const original = object[key];
   if (typeof original !== 'function') return;
   object[key] = function (...args) {
-    if (H.draw.defer) { H.draw.pending = true; return undefined; }
-    return apply(original, this, args);
+    if (!H.draw.thin || (H.draw.full && H.config.canvasWatched)) {
+      H.draw.pending = false;
+      if (count) H.draw.frames.full++;
+      return apply(original, this, args);
+    }
+    H.draw.pending = true;
+    if (count) H.draw.frames.thin++;
+    if (skip) return undefined;
+    H.draw.dropping = true;
+    try {
+      return apply(original, this, args);
+    } finally {
+      H.draw.dropping = false;
+    }
   };
 }
 
-/** Put the simulator's drawing behind `H.draw.defer` (once per simulator instance). */
+/** Put the simulator's drawing behind `H.draw.thin` (once per simulator instance). */
 H.gateSimulator = (simulator) => {
   if (!simulator || gatedSimulators.has(simulator)) return;
   gatedSimulators.add(simulator);
   gateDrawing(simulator, 'renderScene');
-  gateDrawing(simulator, 'renderSimulatorScene');
+  gateDrawing(simulator, 'renderSimulatorScene', {count: true});
+  // The device camera's copy of the canvas (a 512x512 2D drawImage) that the next copy replaces.
+  gateDrawing(simulator, 'onSimulatorSceneRendered', {skip: true});
 };
 
-/** Draw the current frame if stepping put its drawing off, in the order XR Blocks' update does. */
+H.ops.draw = () => { flushDrawing(); return true; };
+
+/** Draw the current frame in full if thin frames left the canvas behind, as XR Blocks' update does. */
 function flushDrawing() {
   if (!H.draw.pending) return;
   H.draw.pending = false;
   const core = H.xb && H.xb.core;
   if (!core || !core.simulatorRunning || !core.simulator) return;
-  core.simulator.renderScene();
-  core.simulator.renderSimulatorScene();
+  const thin = H.draw.thin;
+  H.draw.thin = false;
+  try {
+    core.simulator.renderScene();
+    core.simulator.renderSimulatorScene();
+  } finally {
+    H.draw.thin = thin;
+  }
 }
 
 // A task test's own read-only probe (`XRSession.probe`): a function `(h, arg) => value` given
@@ -787,7 +846,7 @@ H.ops.probe = ({source, arg}) => {
   const fn = new Function('h', 'arg', `'use strict'; return (${source})(h, arg);`);
   const core = H.xb.core;
   const view = freeze({
-    THREE: H.THREE, xb: H.xb, core, frames: H.frames, guard,
+    THREE: H.THREE, xb: H.xb, core, frames: H.frames, guard, drawing: {...H.draw.frames},
     audio: H.audio.map((entry) => ({...entry})),
   });
   return fn(view, arg);
@@ -812,15 +871,15 @@ function run(name, argsJson) {
   for (const part of String(name).split('.')) fn = fn && hasOwn(fn, part) ? fn[part] : undefined;
   if (typeof fn !== 'function') throw new Error(`no harness operation ${name}`);
   const args = argsJson === undefined ? undefined : JSON.parse(argsJson);
-  // With deferred drawing, frames an operation steps synchronously are drawn once, at its end (see
-  // `flushDrawing`); an asynchronous operation's later steps draw as they go.
-  H.draw.defer = Boolean(H.config.deferDrawing);
+  // Frames an operation steps synchronously are thin but its last (see `H.draw`); an asynchronous
+  // operation's later steps draw in full as they go.
+  H.draw.thin = !H.config.fullFrames;
   let result;
   try {
     result = fn(args);
   } finally {
-    H.draw.defer = false;
-    flushDrawing();
+    H.draw.thin = false;
+    if (H.config.canvasWatched) flushDrawing();
   }
   if (result instanceof Promise) {
     return result.then((value) => { check(); return serialize(value); });
