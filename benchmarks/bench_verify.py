@@ -16,7 +16,7 @@ plugin in the verifier's pytest (benchmarks/verify_timing.py). Breakdown per can
   Counted with a cgroup-v1 `cpuacct` group of this process (as root); without one, not reported.
 
 Reports medians per task and over all runs, as JSON (`--json`) and a table. Usage:
-    python benchmarks/bench_verify.py [--tasks app-grab-box,...] [--repeats 3] [--json out.json]
+    python benchmarks/bench_verify.py [--tasks app-grab-box,...] [--repeats 3] [--json out.json] [--arm NAME=ARGS ...]
 Not part of the test suite (timings on a shared machine are noisy: compare medians and ratios).
 """
 
@@ -129,7 +129,7 @@ def main() -> int:
         action="append",
         default=[],
         metavar="NAME=ARGS",
-        help="an A/B arm: extra verifier pytest arguments (e.g. 'defer=--xr-defer-drawing'), "
+        help="an A/B arm: extra verifier pytest arguments (e.g. 'full=--xr-full-frames'), "
         "interleaved with the other arms; default: one arm without extra arguments",
     )
     args = parser.parse_args()
