@@ -1,8 +1,10 @@
 """Verifier throughput: wall time of `genxr verify` on fixed candidates, and where it goes.
 
-Runs the valid solution of each task given (default: the three the throughput issue measured)
-through the same `verify()` a real candidate meets, `--repeats` times interleaved, with a timing
-plugin in the verifier's pytest (benchmarks/verify_timing.py). Breakdown per candidate run:
+Runs the valid solution (or, `--candidate untouched`, the starting workspace) of each task given
+(default: the three the throughput issue measured) through the same `verify()` a real candidate
+meets, `--repeats` times interleaved, with a timing plugin in the verifier's pytest
+(benchmarks/verify_timing.py). Breakdown per candidate run (a failing candidate's includes the
+rerun that records its failed tests):
 
 - startup: from calling verify() to the plugin loading (workspace copy, Python, pytest imports);
 - collection: session start to collected;
@@ -17,6 +19,7 @@ plugin in the verifier's pytest (benchmarks/verify_timing.py). Breakdown per can
 
 Reports medians per task and over all runs, as JSON (`--json`) and a table. Usage:
     python benchmarks/bench_verify.py [--tasks app-grab-box,...] [--repeats 3] [--json out.json] [--arm NAME=ARGS ...]
+        [--candidate valid|untouched]
 Not part of the test suite (timings on a shared machine are noisy: compare medians and ratios).
 """
 
@@ -35,7 +38,7 @@ from pathlib import Path
 
 from xrbench.genxr.grading import default_pytest_args, verify
 from xrbench.genxr.task import DEFAULT_TASKS_DIR, load_task
-from xrbench.genxr.workspace import materialize_solution
+from xrbench.genxr.workspace import materialize_solution, prepare_workspace
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_TASKS = ("app-grab-box", "app-air-drawing", "sdk-repair-touch-wrong-hand")
@@ -101,20 +104,23 @@ class CpuMeter:
                 self.group.rmdir()
 
 
-def run_once(task_id: str, root: Path, cpu_meter: CpuMeter, extra: list[str]) -> dict[str, float]:
+def run_once(task_id: str, root: Path, cpu_meter: CpuMeter, extra: list[str], candidate: str) -> dict[str, float]:
     task = load_task(DEFAULT_TASKS_DIR / task_id)
-    solution = task.valid_solutions[0]
     work = Path(tempfile.mkdtemp(prefix=f"bench-{task_id}-", dir=root))
     timing = work / "timing.jsonl"
     os.environ["XRBENCH_VERIFY_TIMING"] = str(timing)
     t0 = time.time()
     cpu0 = cpu_meter.seconds()
-    ws = materialize_solution(task, solution, work / "ws")
+    if candidate == "untouched":
+        ws = work / "ws"
+        prepare_workspace(task, ws)
+    else:
+        ws = materialize_solution(task, task.valid_solutions[0], work / "ws")
     verdict = verify(task, ws, work / "out", pytest_args=[*default_pytest_args(), "-p", "verify_timing", *extra])
     t1 = time.time()
     cpu = cpu_meter.seconds() - cpu0
-    if not verdict.passed:
-        raise SystemExit(f"{task_id}: the valid solution did not pass ({verdict.infra_error or 'tests failed'})")
+    if verdict.infra_error or verdict.passed != (candidate == "valid"):
+        raise SystemExit(f"{task_id}: the {candidate} candidate got {verdict.infra_error or verdict.passed}")
     lines = [json.loads(line) for line in timing.read_text().splitlines()]
     return {**breakdown(lines, t0, t1), "cpu": cpu}
 
@@ -132,6 +138,12 @@ def main() -> int:
         help="an A/B arm: extra verifier pytest arguments (e.g. 'full=--xr-full-frames'), "
         "interleaved with the other arms; default: one arm without extra arguments",
     )
+    parser.add_argument(
+        "--candidate",
+        choices=("valid", "untouched"),
+        default="valid",
+        help="what to verify: each task's first valid solution (passes) or its starting workspace (fails)",
+    )
     args = parser.parse_args()
     arms = {name: extra.split() for name, _, extra in (a.partition("=") for a in args.arm)} or {"": []}
     # The verifier's pytest finds the timing plugin through PYTHONPATH.
@@ -144,7 +156,7 @@ def main() -> int:
             for task_id in tasks:  # interleaved: every task and arm sees the same machine state
                 for arm, extra in arms.items():
                     key = f"{task_id} [{arm}]" if arm else task_id
-                    runs[key].append(run_once(task_id, Path(tmp), cpu_meter, extra))
+                    runs[key].append(run_once(task_id, Path(tmp), cpu_meter, extra, args.candidate))
                     row = runs[key][-1]
                     print(
                         f"  repeat {i + 1}/{args.repeats} {key}: {row['total']:.1f} s, cpu {row['cpu']:.1f} s",
@@ -161,12 +173,18 @@ def main() -> int:
         if arm
     }
     per_test = round(med(r["total"] / r["tests"] for r in every), 3)
-    result = {"repeats": args.repeats, "tasks": per_task, "overall": overall, "seconds_per_test": per_test}
+    result = {
+        "repeats": args.repeats,
+        "candidate": args.candidate,
+        "tasks": per_task,
+        "overall": overall,
+        "seconds_per_test": per_test,
+    }
     if per_arm:
         result["arms"] = per_arm
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    print(f"genxr verify, valid solutions, {args.repeats} repeats; medians (s):")
+    print(f"genxr verify, {args.candidate} candidates, {args.repeats} repeats; medians (s):")
     print(f"  {'task':32} " + " ".join(f"{k[:11]:>11}" for k in keys))
     for name, row in [*per_task.items(), *((f"arm {a}", r) for a, r in per_arm.items()), ("all runs", overall)]:
         print(f"  {name:32} " + " ".join(f"{row[k]:11.2f}" for k in keys))

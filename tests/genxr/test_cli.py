@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from xrbench.cli.genxr_cmd import EXIT_FAILED, EXIT_INFRA, EXIT_PASSED, app
 from xrbench.genxr.task import load_task
 from xrbench.genxr.workspace import materialize_solution, prepare_workspace
+from xrbench.xrtest.recording import artifact_dir_name
 
 from .builders import APP_TOML, EXAMPLE_TASK, make_app_task
 
@@ -149,6 +150,17 @@ def test_verify_example_task(tmp_path, solution, passed, status):
         details["passed"] is passed and details["task_type"] == "app" and details["exit_code"] == (0 if passed else 1)
     )
     assert (out.parent / "junit.xml").is_file() and (out.parent / "pytest-output.txt").is_file()
+    # Graded unrecorded; the failed tests alone ran again, recorded, into artifacts/ beside the verdict.
+    failed = [t["id"] for t in doc["tests"] if t["outcome"] != "passed"]
+    rerun = details.get("recording_rerun")
+    assert "--xr-no-recording" in details["pytest_command"]
+    if passed:
+        assert rerun is None and not (out.parent / "artifacts").exists()
+    else:
+        assert sorted(rerun["tests"]) == sorted(failed) and rerun["flaky"] == [] and set(rerun["outcomes"].values()) == {"failed"}
+        kept = {p.name for p in (out.parent / "artifacts").iterdir()}
+        assert kept == {artifact_dir_name(i) for i in failed}
+        assert all((out.parent / "artifacts" / name / "log.json").is_file() for name in kept)
 
 
 def test_verify_infra_error_exit_status(tmp_path):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from xrbench.genxr.grading import InfraClass, Outcome, grade, run_task_tests, verify
 from xrbench.genxr.task import load_task
 from xrbench.genxr.workspace import materialize_solution, prepare_workspace
@@ -185,3 +187,96 @@ def test_patch_solution_applies_inside_another_git_repository(tmp_path):
     (patch,) = [s for s in task.solutions if s.patch is not None and s.kind != "mutant"]
     ws = materialize_solution(task, patch, tmp_path / "deep" / "ws")
     assert "BoxGeometry" in (ws / "main.js").read_text()
+
+
+# Tests that stand in for XR tests: they "record" (write a file where the harness would keep a
+# failed test's recording) unless the run says `--xr-no-recording`, and can tell the two runs apart.
+RECORDING_TESTS = """\
+from pathlib import Path
+
+import pytest
+
+
+def record(request, name):
+    if not request.config.getoption('--xr-no-recording'):
+        folder = Path(request.config.getoption('--xr-artifacts')) / name
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / 'video.webm').write_text('frames')
+
+
+def test_good(request):
+    record(request, 'good')
+
+
+def test_wrong_colour(request):
+    record(request, 'wrong')
+    assert False, 'the light is blue, not red'
+
+
+def test_only_when_watched(request):
+    record(request, 'watched')
+    assert not request.config.getoption('--xr-no-recording'), 'fails unless recorded'
+
+
+def test_hangs(request):
+    record(request, 'hangs')
+
+    class XRTimeoutError(AssertionError):
+        pass
+
+    raise XRTimeoutError('test_hangs ran past its xr_timeout of 30 s')
+"""
+
+
+def test_failed_tests_are_recorded_by_a_rerun_and_the_first_run_is_graded(tmp_path):
+    task = load_task(make_app_task(tmp_path / "t", tests={"test_app.py": RECORDING_TESTS}))
+    out = tmp_path / "out"
+    v = verify(task, candidate(tmp_path, ""), out, pytest_args=["--xr-app", "{workspace}"])
+    outcomes = {t.id.rpartition("::")[2]: t.outcome for t in v.tests}
+    # The verdict is the unrecorded run's: the test that passes only when recorded failed there.
+    assert outcomes == {
+        "test_good": Outcome.PASSED,
+        "test_wrong_colour": Outcome.FAILED,
+        "test_only_when_watched": Outcome.FAILED,
+        "test_hangs": Outcome.FAILED,
+    }
+    assert not v.passed and v.infra_error is None
+    assert "--xr-no-recording" in v.run.extra["pytest_command"]
+    rerun = v.details()["recording_rerun"]
+    wrong, watched, hangs = (
+        f"tests/test_app.py::{n}" for n in ("test_wrong_colour", "test_only_when_watched", "test_hangs")
+    )
+    # Only the failed tests ran again, minus the one that ran out of time (it would again).
+    assert rerun["tests"] == [wrong, watched] and rerun["left_out"] == {hangs: "not rerun: it ran out of time"}
+    assert rerun["outcomes"] == {wrong: "failed", watched: "passed"} and rerun["flaky"] == [watched]
+    # Recordings land beside the verdict, of the rerun tests only.
+    assert sorted(p.name for p in (out / "artifacts").iterdir()) == ["watched", "wrong"]
+    assert "1 failed, 1 passed" in (out / "pytest-output-rerun.txt").read_text()
+
+    # A passing candidate runs once, records nothing and leaves no stale recordings behind.
+    tests = {"test_app.py": RECORDING_TESTS.split("def test_wrong_colour")[0]}
+    task = load_task(make_app_task(tmp_path / "t2", tests=tests))
+    v = verify(task, candidate(tmp_path, "", "c2"), out, pytest_args=["--xr-app", "{workspace}"])
+    assert v.passed and "recording_rerun" not in v.details()
+    assert not (out / "artifacts").exists() and not (out / "pytest-output-rerun.txt").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "by_rerun"),
+    [
+        (["--xr-record"], True),  # every test recorded: one run
+        (["--xr-no-recording"], True),  # nothing recorded: one run
+        ([], False),  # one run, recording as it goes
+    ],
+)
+def test_recording_in_one_run(tmp_path, args, by_rerun):
+    task = load_task(make_app_task(tmp_path / "t", tests={"test_app.py": RECORDING_TESTS}))
+    out = tmp_path / "out"
+    v = verify(
+        task, candidate(tmp_path, ""), out, pytest_args=["--xr-app", "{workspace}", *args], record_by_rerun=by_rerun
+    )
+    assert "recording_rerun" not in v.details() and not (out / "pytest-output-rerun.txt").exists()
+    outcomes = {t.id.rpartition("::")[2]: t.outcome for t in v.tests}
+    assert outcomes["test_only_when_watched"] is (Outcome.FAILED if "--xr-no-recording" in args else Outcome.PASSED)
+    recorded = sorted(p.name for p in (out / "artifacts").iterdir()) if (out / "artifacts").exists() else []
+    assert recorded == ([] if "--xr-no-recording" in args else ["good", "hangs", "watched", "wrong"])

@@ -154,8 +154,10 @@ def _check_builds(tasks: list[Task]) -> None:
 
 
 def _check_solutions(tasks: list[Task], pytest_args: list[str] | None) -> None:
-    from xrbench.genxr.grading import verify
+    from xrbench.genxr.grading import default_pytest_args, unrecorded, verify
     from xrbench.genxr.validate import candidates, materialize
+
+    args = unrecorded(default_pytest_args() if pytest_args is None else pytest_args)  # nobody keeps them
 
     table = Table(title="Reference solutions", title_justify="left")
     table.add_column("task", no_wrap=True)
@@ -169,7 +171,7 @@ def _check_solutions(tasks: list[Task], pytest_args: list[str] | None) -> None:
             label = "starting workspace" if solution is None else cand.label
             with owned_temporary_directory("genxr-check-") as tmp:
                 ws = materialize(cand, Path(tmp) / "workspace")
-                verdict = verify(task, ws, Path(tmp) / "out", pytest_args=pytest_args)
+                verdict = verify(task, ws, Path(tmp) / "out", pytest_args=args)
             failing = [t for t in verdict.tests if not t.ok]
             reason = verdict.infra_error or (
                 f"{len(failing)} of {len(verdict.tests)} test(s) not passed" if failing else "all tests passed"
@@ -301,6 +303,11 @@ def verify(
         color = colors.get(v.outcome.value, "red")
         table.add_row(v.id, v.kind.value if v.kind else "", f"[{color}]{v.outcome.value}[/{color}]", first[:120])
     console.print(table)
+    rerun = verdict.run.extra.get("recording_rerun") or {}
+    if rerun.get("flaky"):
+        # The verdict stands (it is the first run's); a deterministic harness should never see this.
+        flaky = ", ".join(rerun["flaky"])
+        err_console.print(f"flaky: passed when rerun to record them: {flaky}", markup=False, highlight=False)
     if verdict.infra_error:
         # An error, so on stderr, and one line whatever its length (paths are not wrapped).
         err_console.print(f"infra error: {verdict.infra_error}", markup=False, highlight=False, soft_wrap=True)

@@ -35,7 +35,7 @@ import sys
 import time
 import traceback
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 from importlib.util import find_spec
@@ -537,6 +537,96 @@ def _prepare_candidate(task: Task, workspace: Path, dest: Path, out_dir: Path, e
     return None
 
 
+# The harness's recording options; with none of them it records every test and keeps failed ones'.
+_RECORDING_OPTIONS = frozenset({"--xr-record", "--xr-trace", "--xr-no-recording"})
+ARTIFACTS_DIR = "artifacts"
+RERUN_OUTPUT = "pytest-output-rerun.txt"
+
+
+def _option_names(args: Sequence[str]) -> set[str]:
+    return {a.partition("=")[0] for a in args if a.startswith("--")}
+
+
+def unrecorded(args: Sequence[str]) -> list[str]:
+    """`args` with `--xr-no-recording` added unless they ask for recordings (`--xr-record`, `--xr-trace`).
+
+    For runs whose recordings nobody keeps (validation, the solutions gate).
+    """
+    names = _option_names(args)
+    if "--xr-app" in names and not names & _RECORDING_OPTIONS:
+        return [*args, "--xr-no-recording"]
+    return list(args)
+
+
+def _pytest_run(
+    cmd: list[str], vdir: Path, junit: Path, log: Path, output: Path, timeout: float, task: Task
+) -> RunReport:
+    """Run one verification pytest command (writing `junit`, `log` and `output`) and read its report."""
+    # Pinned hash seed and time zone: the same candidate must grade the same on every machine.
+    env = {**os.environ, "PYTHONHASHSEED": "0", "TZ": "UTC", "PYTHONDONTWRITEBYTECODE": "1"}
+    t0 = time.perf_counter()
+    try:
+        with open(output, "wb") as out:
+            exit_code = wait_group(cmd, timeout_s=timeout, cwd=vdir, stdout=out, stderr=subprocess.STDOUT, env=env)
+    except OSError as e:
+        return RunReport(infra_error=f"runner_error: could not start pytest: {e}")
+    timed_out = exit_code is None
+    logged, collected = read_result_log(log)
+    base = RunReport(
+        results=logged,
+        collected=collected,
+        exit_code=exit_code,
+        timed_out=timed_out,
+        duration_sec=round(time.perf_counter() - t0, 3),
+        output_tail=_tail(output),
+        exit_first="-x" in cmd or "--exitfirst" in cmd,
+    )
+    if not junit.is_file():
+        # A killed run writes no JUnit XML: grade what the plugin's log saw finish.
+        if timed_out:
+            return base
+        return replace(base, infra_error=f"report_missing: pytest wrote no JUnit report (exit status {exit_code})")
+    try:
+        report = parse_junit(junit, sorted({d.file for d in task.tests}))
+    except ValueError as e:
+        return base if timed_out else replace(base, infra_error=f"report_missing: {e}")
+    return replace(base, results=report.results, collection_errors=report.collection_errors)
+
+
+def _record_failures(first: RunReport, run: Callable[..., RunReport], timeout: float) -> dict | None:
+    """Rerun the failed tests of an unrecorded `first` run with recording on; None when none is worth it.
+
+    The first run's verdict stands whatever the rerun does. The harness is deterministic, so a
+    failed test that passes when rerun is a flake finding in itself (`flaky`).
+    """
+    if first.timed_out or first.infra_error or first.build_error:
+        return None
+    targets, left_out = [], {}
+    for r in first.results:
+        if r.outcome in (Outcome.FAILED, Outcome.ERROR):
+            if "XRTimeoutError" in r.message:  # recording it would take its whole time limit again
+                left_out[r.id] = "not rerun: it ran out of time"
+            else:
+                targets.append(r)
+    if not targets:
+        return None
+    # Bounded by what the failures took unrecorded (recording draws more): a slow rerun costs
+    # artifacts, never the verdict.
+    spent = sum(r.duration or 0.0 for r in targets)
+    rerun = run([r.id for r in targets], min(timeout, 60.0 + 3.0 * spent))
+    outcomes = {r.id: r.outcome.value for r in rerun.results}
+    return {
+        "tests": [r.id for r in targets],
+        "outcomes": outcomes,
+        "flaky": [r.id for r in targets if outcomes.get(r.id) == Outcome.PASSED.value],
+        "left_out": left_out,
+        "exit_code": rerun.exit_code,
+        "timed_out": rerun.timed_out,
+        "infra_error": rerun.infra_error,
+        "duration_sec": rerun.duration_sec,
+    }
+
+
 def run_task_tests(
     task: Task,
     workspace: str | Path,
@@ -546,6 +636,7 @@ def run_task_tests(
     timeout_sec: float | None = None,
     keep_workdir: bool = False,
     python: str | None = None,
+    record_by_rerun: bool = True,
 ) -> RunReport:
     """Run the task's held-out tests against a candidate workspace; never modifies the workspace.
 
@@ -553,14 +644,22 @@ def run_task_tests(
     `_prepare_candidate`) in `workspace/`, and its own pytest.ini. pytest then runs in a subprocess
     (own process group, killed at `timeout_sec`, default the task's `[verifier] timeout_sec`) with
     `-p xrbench.genxr.pytest_plugin`, `--junitxml` and `pytest_args` (default
-    `default_pytest_args()`). `out_dir` receives junit.xml, results.jsonl and pytest-output.txt.
+    `default_pytest_args()`). `out_dir` receives junit.xml, results.jsonl and pytest-output.txt,
+    and the XR harness's recordings of failed tests in `artifacts/` (unless the arguments name
+    `--xr-artifacts` or a recording option).
+
+    Recording failed tests, the harness's default, is done by rerunning them (`record_by_rerun`):
+    the graded run records nothing, so every one of its frames is thin (see xrbench.xrtest's
+    kernel.js), and only the failed tests run again, recorded, into the artifacts. The report is
+    the first run's; the rerun is summarised in `extra["recording_rerun"]` and its output goes to
+    pytest-output-rerun.txt. With `record_by_rerun=False` one run records every test.
     """
     workspace = Path(workspace).resolve()
     out_dir = Path(out_dir).resolve()
     out_dir.mkdir(parents=True, exist_ok=True)
     timeout = float(timeout_sec if timeout_sec is not None else task.spec.verifier.timeout_sec)
     junit, log, output = out_dir / "junit.xml", out_dir / "results.jsonl", out_dir / "pytest-output.txt"
-    for stale in (junit, log, output, out_dir / "sdk-build.txt"):
+    for stale in (junit, log, output, out_dir / RERUN_OUTPUT, out_dir / "sdk-build.txt"):
         stale.unlink(missing_ok=True)
     if not workspace.is_dir():
         return RunReport(infra_error=f"setup_failed: workspace {workspace} is not a directory")
@@ -591,59 +690,54 @@ def run_task_tests(
         subst = {"workspace": str(candidate), "scenes": ",".join(s.value for s in task.spec.scenes)}
         args = list(default_pytest_args() if pytest_args is None else pytest_args)
         args = [a.format(**subst) if "{" in a else a for a in args]
-        cmd = [
-            python or sys.executable,
-            "-m",
-            "pytest",
-            TESTS_DIR,
-            "-c",
-            str(vdir / "pytest.ini"),
-            "--rootdir",
-            str(vdir),
-            "-p",
-            PLUGIN,
-            "-p",
-            "no:cacheprovider",
-            "--import-mode=importlib",
-            "--continue-on-collection-errors",
-            f"--junitxml={junit}",
-            f"--genxr-log={log}",
-            f"--genxr-workspace={candidate}",
-            "-q",
-            "-rA",
-            *args,
-        ]
+        names = _option_names(args)
+        harness = "--xr-app" in names
+        if harness and "--xr-no-recording" not in names and "--xr-artifacts" not in names:
+            # The default would be inside the verification dir, deleted below.
+            shutil.rmtree(out_dir / ARTIFACTS_DIR, ignore_errors=True)
+            args += ["--xr-artifacts", str(out_dir / ARTIFACTS_DIR)]
+        by_rerun = record_by_rerun and harness and not names & _RECORDING_OPTIONS
+
+        def command(targets: Sequence[str], junit: Path, log: Path, more: Sequence[str] = ()) -> list[str]:
+            return [
+                python or sys.executable,
+                "-m",
+                "pytest",
+                *targets,
+                "-c",
+                str(vdir / "pytest.ini"),
+                "--rootdir",
+                str(vdir),
+                "-p",
+                PLUGIN,
+                "-p",
+                "no:cacheprovider",
+                "--import-mode=importlib",
+                "--continue-on-collection-errors",
+                f"--junitxml={junit}",
+                f"--genxr-log={log}",
+                f"--genxr-workspace={candidate}",
+                "-q",
+                "-rA",
+                *args,
+                *more,
+            ]
+
+        cmd = command([TESTS_DIR], junit, log, ["--xr-no-recording"] if by_rerun else [])
         extra.update(pytest_command=shlex.join(cmd), timeout_sec=timeout)
-        # Pinned hash seed and time zone: the same candidate must grade the same on every machine.
-        env = {**os.environ, "PYTHONHASHSEED": "0", "TZ": "UTC", "PYTHONDONTWRITEBYTECODE": "1"}
-        t0 = time.perf_counter()
-        try:
-            with open(output, "wb") as out:
-                exit_code = wait_group(cmd, timeout_s=timeout, cwd=vdir, stdout=out, stderr=subprocess.STDOUT, env=env)
-        except OSError as e:
-            return RunReport(infra_error=f"runner_error: could not start pytest: {e}", extra=extra)
-        timed_out = exit_code is None
-        logged, collected = read_result_log(log)
-        base = RunReport(
-            results=logged,
-            collected=collected,
-            exit_code=exit_code,
-            timed_out=timed_out,
-            duration_sec=round(time.perf_counter() - t0, 3),
-            output_tail=_tail(output),
-            extra=extra,
-            exit_first="-x" in args or "--exitfirst" in args,
-        )
-        if not junit.is_file():
-            # A killed run writes no JUnit XML: grade what the plugin's log saw finish.
-            if timed_out:
-                return base
-            return replace(base, infra_error=f"report_missing: pytest wrote no JUnit report (exit status {exit_code})")
-        try:
-            report = parse_junit(junit, sorted({d.file for d in task.tests}))
-        except ValueError as e:
-            return base if timed_out else replace(base, infra_error=f"report_missing: {e}")
-        return replace(base, results=report.results, collection_errors=report.collection_errors)
+        first = replace(_pytest_run(cmd, vdir, junit, log, output, timeout, task), extra=extra)
+        if by_rerun:
+
+            def rerun(targets: list[str], limit: float) -> RunReport:
+                rjunit, rlog = vdir / "rerun-junit.xml", vdir / "rerun-results.jsonl"
+                return _pytest_run(
+                    command(targets, rjunit, rlog), vdir, rjunit, rlog, out_dir / RERUN_OUTPUT, limit, task
+                )
+
+            recorded = _record_failures(first, rerun, timeout)
+            if recorded is not None:
+                return replace(first, extra={**extra, "recording_rerun": recorded})
+        return first
     finally:
         if not keep_workdir:
             shutil.rmtree(vdir, ignore_errors=True)

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from xrbench.exec import make_executor
-from xrbench.genxr.grading import default_pytest_args, verify
+from xrbench.genxr.grading import default_pytest_args, unrecorded, verify
 from xrbench.genxr.task import Solution, Task
 from xrbench.genxr.workspace import IGNORED_NAMES, materialize_solution, prepare_workspace
 from xrbench.procs import owned_temporary_directory
@@ -125,9 +125,8 @@ def harness_fingerprint() -> str:
 def run_candidate(cand: Candidate, pytest_args: Sequence[str] | None = None) -> dict[str, Any]:
     """Materialize the candidate in a temporary workspace, verify it once, return the run record."""
     t0 = time.perf_counter()
-    args = list(default_pytest_args() if pytest_args is None else pytest_args)
-    if "--xr-app" in args and not {"--xr-record", "--xr-trace"} & set(args):
-        args.append("--xr-no-recording")  # the recordings would land in a folder deleted below
+    # The recordings would land in a folder deleted below.
+    args = unrecorded(default_pytest_args() if pytest_args is None else pytest_args)
     requirement = cand.solution.requirement if cand.solution and cand.kind == "mutant" else None
     for req in cand.task.spec.requirements:
         if req.id == requirement:  # the tests that check what the mutant broke run first
