@@ -208,8 +208,9 @@ def test_good(request):
     record(request, 'good')
 
 
-def test_wrong_colour(request):
-    record(request, 'wrong')
+@pytest.mark.parametrize('hand', ['right', 'left'])
+def test_wrong_colour(request, hand):
+    record(request, 'wrong-' + hand)
     assert False, 'the light is blue, not red'
 
 
@@ -236,25 +237,28 @@ def test_failed_tests_are_recorded_by_a_rerun_and_the_first_run_is_graded(tmp_pa
     # The verdict is the unrecorded run's: the test that passes only when recorded failed there.
     assert outcomes == {
         "test_good": Outcome.PASSED,
-        "test_wrong_colour": Outcome.FAILED,
+        "test_wrong_colour[right]": Outcome.FAILED,
+        "test_wrong_colour[left]": Outcome.FAILED,
         "test_only_when_watched": Outcome.FAILED,
         "test_hangs": Outcome.FAILED,
     }
     assert not v.passed and v.infra_error is None
     assert "--xr-no-recording" in v.run.extra["pytest_command"]
     rerun = v.details()["recording_rerun"]
-    wrong, watched, hangs = (
-        f"tests/test_app.py::{n}" for n in ("test_wrong_colour", "test_only_when_watched", "test_hangs")
+    right, left, watched, hangs = (
+        f"tests/test_app.py::{n}"
+        for n in ("test_wrong_colour[right]", "test_wrong_colour[left]", "test_only_when_watched", "test_hangs")
     )
-    # Only the failed tests ran again, minus the one that ran out of time (it would again).
-    assert rerun["tests"] == [wrong, watched] and rerun["left_out"] == {hangs: "not rerun: it ran out of time"}
-    assert rerun["outcomes"] == {wrong: "failed", watched: "passed"} and rerun["flaky"] == [watched]
+    # Only failed tests ran again: one variant of each, and not the one that ran out of time.
+    assert rerun["tests"] == [right, watched]
+    assert rerun["left_out"] == {left: f"not rerun: {right} is recorded", hangs: "not rerun: it ran out of time"}
+    assert rerun["outcomes"] == {right: "failed", watched: "passed"} and rerun["flaky"] == [watched]
     # Recordings land beside the verdict, of the rerun tests only.
-    assert sorted(p.name for p in (out / "artifacts").iterdir()) == ["watched", "wrong"]
+    assert sorted(p.name for p in (out / "artifacts").iterdir()) == ["watched", "wrong-right"]
     assert "1 failed, 1 passed" in (out / "pytest-output-rerun.txt").read_text()
 
     # A passing candidate runs once, records nothing and leaves no stale recordings behind.
-    tests = {"test_app.py": RECORDING_TESTS.split("def test_wrong_colour")[0]}
+    tests = {"test_app.py": RECORDING_TESTS.split("@pytest.mark.parametrize")[0]}
     task = load_task(make_app_task(tmp_path / "t2", tests=tests))
     v = verify(task, candidate(tmp_path, "", "c2"), out, pytest_args=["--xr-app", "{workspace}"])
     assert v.passed and "recording_rerun" not in v.details()
@@ -279,4 +283,6 @@ def test_recording_in_one_run(tmp_path, args, by_rerun):
     outcomes = {t.id.rpartition("::")[2]: t.outcome for t in v.tests}
     assert outcomes["test_only_when_watched"] is (Outcome.FAILED if "--xr-no-recording" in args else Outcome.PASSED)
     recorded = sorted(p.name for p in (out / "artifacts").iterdir()) if (out / "artifacts").exists() else []
-    assert recorded == ([] if "--xr-no-recording" in args else ["good", "hangs", "watched", "wrong"])
+    assert recorded == (
+        [] if "--xr-no-recording" in args else ["good", "hangs", "watched", "wrong-left", "wrong-right"]
+    )

@@ -594,20 +594,30 @@ def _pytest_run(
 
 
 def _record_failures(first: RunReport, run: Callable[..., RunReport], timeout: float) -> dict | None:
-    """Rerun the failed tests of an unrecorded `first` run with recording on; None when none is worth it.
+    """Rerun failed tests of an unrecorded `first` run with recording on; None when none is worth it.
+
+    Each failed test function is rerun once, in its first failed variant (hand, scene).
 
     The first run's verdict stands whatever the rerun does. The harness is deterministic, so a
     failed test that passes when rerun is a flake finding in itself (`flaky`).
     """
     if first.timed_out or first.infra_error or first.build_error:
         return None
-    targets, left_out = [], {}
+    targets: list[TestResult] = []
+    left_out: dict[str, str] = {}
+    recorded: dict[str, str] = {}  # test function -> the variant recorded
     for r in first.results:
-        if r.outcome in (Outcome.FAILED, Outcome.ERROR):
-            if "XRTimeoutError" in r.message:  # recording it would take its whole time limit again
-                left_out[r.id] = "not rerun: it ran out of time"
-            else:
-                targets.append(r)
+        if r.outcome not in (Outcome.FAILED, Outcome.ERROR):
+            continue
+        if "XRTimeoutError" in r.message:  # recording it would take its whole time limit again
+            left_out[r.id] = "not rerun: it ran out of time"
+        elif base_id(r.id) in recorded:
+            # One recording shows how a test fails; its other hand and scene variants would
+            # double a failing candidate's cost.
+            left_out[r.id] = f"not rerun: {recorded[base_id(r.id)]} is recorded"
+        else:
+            recorded[base_id(r.id)] = r.id
+            targets.append(r)
     if not targets:
         return None
     # Bounded by what the failures took unrecorded (recording draws more): a slow rerun costs
@@ -652,7 +662,7 @@ def run_task_tests(
     the graded run records nothing, so every one of its frames is thin (see xrbench.xrtest's
     kernel.js), and only the failed tests run again, recorded, into the artifacts. The report is
     the first run's; the rerun is summarised in `extra["recording_rerun"]` and its output goes to
-    pytest-output-rerun.txt. With `record_by_rerun=False` one run records every test.
+    pytest-output-rerun.txt. With `record_by_rerun=False` one run records every test, keeping failed ones.
     """
     workspace = Path(workspace).resolve()
     out_dir = Path(out_dir).resolve()
