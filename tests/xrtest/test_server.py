@@ -1,4 +1,5 @@
-"""The app server answers only from the workspace and node_modules, and refuses every escape attempt.
+"""The app server answers only from its roots (the session's files, the app, node_modules) and refuses
+every escape attempt.
 
 Its policy (`AppServer.respond`) is a plain function of method and path, so it is tested without a
 browser; the red-team suite (tests/redteam/test_network.py) drives it through real routing.
@@ -91,28 +92,28 @@ def test_root_serves_index_and_head_has_no_body(server):
     assert status == 200 and body == b"" and headers["content-type"].startswith("text/javascript")
 
 
-@pytest.mark.parametrize(
-    "path",
-    [
-        "/../outside/secret.txt",
-        "/sub/../../outside/secret.txt",
-        "/node_modules/../../outside/secret.txt",
-        "/%2e%2e/outside/secret.txt",
-        "/%2E%2E/outside/secret.txt",
-        "/sub/%2e%2e/%2e%2e/outside/secret.txt",
-        "/node_modules/%2e%2e/%2e%2e/outside/secret.txt",
-        "/%252e%252e/outside/secret.txt",
-        "/..%2foutside%2fsecret.txt",
-        "/..%5coutside%5csecret.txt",
-        "//etc/passwd",
-        "/%2Fetc%2Fpasswd",
-        "/etc/passwd",
-        "/escape.txt",
-        "/escape_dir/secret.txt",
-        "/sub\\..\\..\\outside\\secret.txt",
-        "/main.js%00.txt",
-    ],
-)
+ESCAPES = [
+    "/../outside/secret.txt",
+    "/sub/../../outside/secret.txt",
+    "/node_modules/../../outside/secret.txt",
+    "/%2e%2e/outside/secret.txt",
+    "/%2E%2E/outside/secret.txt",
+    "/sub/%2e%2e/%2e%2e/outside/secret.txt",
+    "/node_modules/%2e%2e/%2e%2e/outside/secret.txt",
+    "/%252e%252e/outside/secret.txt",
+    "/..%2foutside%2fsecret.txt",
+    "/..%5coutside%5csecret.txt",
+    "//etc/passwd",
+    "/%2Fetc%2Fpasswd",
+    "/etc/passwd",
+    "/escape.txt",
+    "/escape_dir/secret.txt",
+    "/sub\\..\\..\\outside\\secret.txt",
+    "/main.js%00.txt",
+]
+
+
+@pytest.mark.parametrize("path", ESCAPES)
 def test_refuses_traversal_and_escapes(server, path):
     status, body, _ = raw_request(server, path)
     assert status in (400, 403, 404), (path, status)
@@ -159,3 +160,46 @@ def test_resolve_request_path_unit(roots):
 def test_mime_type_defaults():
     assert mime_type("a.JS").startswith("text/javascript")
     assert mime_type("a.unknown") == "application/octet-stream"
+
+
+@pytest.fixture
+def layered(roots, tmp_path: Path) -> AppServer:
+    """A session's own folder (rewritten entry page, harness files) in front of the app folder `ws`."""
+    app, nm, _ = roots
+    (app / "__xrtest__").mkdir()
+    (app / "__xrtest__" / "planted.js").write_text(SECRET)
+    (app / "lib" / "node_modules").mkdir(parents=True)
+    (app / "lib" / "node_modules" / "x.js").write_text(SECRET)
+    (app / ".git").mkdir()
+    (app / ".git" / "config").write_text(SECRET)
+    os.symlink(app / ".git", app / "gitlink")
+    session = tmp_path / "session"
+    (session / "__xrtest__").mkdir(parents=True)
+    (session / "index.html").write_text("<!doctype html><p>rewritten</p>")
+    (session / "__xrtest__" / "harness.js").write_text("export {};")
+    return AppServer(session, nm, app=app)
+
+
+def test_the_session_files_come_first_and_the_app_is_read_in_place(layered, roots):
+    assert raw_request(layered, "/")[1] == b"<!doctype html><p>rewritten</p>"
+    assert raw_request(layered, "/index.html")[1] == b"<!doctype html><p>rewritten</p>"
+    assert raw_request(layered, "/__xrtest__/harness.js")[0] == 200
+    assert raw_request(layered, "/main.js")[1] == b"export {};"
+    assert raw_request(layered, "/sub/note.txt")[1] == b"note"
+    assert raw_request(layered, "/alias.js")[0] == 200
+    assert raw_request(layered, "/node_modules/pkg/index.js")[1] == b"export const x = 1;"
+
+
+@pytest.mark.parametrize(
+    "path", ["/__xrtest__/planted.js", "/lib/node_modules/x.js", "/.git/config", "/gitlink/config", "/sub/"]
+)
+def test_the_apps_own_harness_packages_and_git_folders_are_not_served(layered, path):
+    status, body, _ = raw_request(layered, path)
+    assert status == 404 and SECRET.encode() not in body
+
+
+@pytest.mark.parametrize("path", ESCAPES)
+def test_the_app_behind_the_session_refuses_escapes_too(layered, path):
+    status, body, _ = raw_request(layered, path)
+    assert status in (400, 403, 404), (path, status)
+    assert SECRET.encode() not in body

@@ -1,4 +1,4 @@
-"""Workspaces: the app is copied, its import map points at local modules, unknown entries survive."""
+"""Workspaces: the app is served in place, its import map points at local modules, unknown entries survive."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from xrbench.xrtest.errors import XRTestError
+from xrbench.xrtest.server import AppServer
 from xrbench.xrtest.webdeps import WebDeps, find_web_deps
 from xrbench.xrtest.workspace import (
     HARNESS_MODULE,
@@ -162,30 +163,35 @@ def test_invalid_import_map_is_an_error(local):
         rewrite_html('<script type="importmap">{"imports": </script>', local)
 
 
-def test_create_workspace_copies_without_touching_the_app(tmp_path, local):
+def test_create_workspace_serves_the_app_in_place_without_touching_it(tmp_path, local):
     app = tmp_path / "app"
     (app / "assets").mkdir(parents=True)
     (app / "index.html").write_text(TEMPLATE_HTML)
     (app / "main.js").write_text("import 'three';")
     (app / "assets" / "a.txt").write_text("a")
     (app / "node_modules" / "junk").mkdir(parents=True)
+    (app / "node_modules" / "junk" / "x.js").write_text("x")
     outside = tmp_path / "secret.txt"
     outside.write_text("secret")
     os.symlink(outside, app / "link.txt")
-    before = (app / "index.html").read_text()
+    before = sorted((p.relative_to(app), p.read_bytes() if p.is_file() else b"") for p in app.rglob("*"))
 
     ws = create_workspace(app, find_web_deps())
     try:
-        assert ws.path != app and ws.path.is_dir()
-        assert (app / "index.html").read_text() == before
-        assert (ws.path / "assets" / "a.txt").read_text() == "a"
-        assert not (ws.path / "node_modules").exists()
-        assert (ws.path / "link.txt").is_symlink()  # copied as a link, never followed
+        assert ws.path != app and ws.path.is_dir() and ws.app_dir == app.resolve()
+        # The session's own folder holds only the rewritten entry page and the harness's files.
+        assert sorted(p.name for p in ws.path.iterdir()) == ["__xrtest__", "index.html"]
         assert (ws.path / "__xrtest__" / "harness.js").is_file()
         assert ws.import_map["imports"]["xrblocks"] == REQUIRED_LOCAL["xrblocks"]
+        server = AppServer(ws.path, find_web_deps().node_modules, app=ws.app_dir)
+        assert server.respond("GET", "/").file == ws.path / "index.html"
+        assert server.respond("GET", "/assets/a.txt").file == app / "assets" / "a.txt"
+        assert server.respond("GET", "/node_modules/junk/x.js").status == 404  # the pinned folder
+        assert server.respond("GET", "/link.txt").status == 403  # a link out of the app, never followed
     finally:
         ws.cleanup()
     assert not ws.path.exists()
+    assert sorted((p.relative_to(app), p.read_bytes() if p.is_file() else b"") for p in app.rglob("*")) == before
 
 
 def test_an_sdk_app_without_its_build_is_refused_not_run_on_the_npm_sdk(tmp_path):
@@ -199,8 +205,6 @@ def test_an_sdk_app_without_its_build_is_refused_not_run_on_the_npm_sdk(tmp_path
 
 
 def test_create_workspace_requires_index(tmp_path):
-    from xrbench.xrtest.errors import XRTestError
-
     with pytest.raises(XRTestError, match=r"index\.html"):
         create_workspace(tmp_path, find_web_deps())
 

@@ -299,12 +299,12 @@ class IWERSession(PageSession):
         html.write_text(
             rewrite_html(
                 html.read_text(encoding="utf-8"),
-                local_import_map(deps, self.workspace.path),
+                local_import_map(deps, self.workspace.app_dir),
                 harness_module=IWER_HARNESS_MODULE,
             ),
             encoding="utf-8",
         )
-        self.server = AppServer(self.workspace.path, deps.node_modules)
+        self.server = AppServer(self.workspace.path, deps.node_modules, app=self.workspace.app_dir)
         browser = self._browser_arg or shared_browser()
         extra: dict[str, Any] = {}
         for hook in self.hooks:

@@ -181,8 +181,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--xr-full-frames",
         action="store_true",
         default=False,
-        help="Draw every stepped frame in full (default: a harness call's frames are drawn clipped "
-        "to one pixel and its last one in full; verdicts are the same, at a fraction of the cost)",
+        help="Draw every stepped frame on the page's canvas (default: only frames someone sees are "
+        "drawn there: a recorded test's last frame of each harness call, the frame before a screenshot; "
+        "every other render pass runs; verdicts are the same, at a fraction of the cost)",
     )
     group.addoption("--xr-report", default=None, metavar="FILE", help="Write XR test results as JSON here")
     group.addoption(

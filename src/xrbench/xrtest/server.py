@@ -4,9 +4,11 @@ The browser runs with no network (see `sandbox.py`), so the app is not served ov
 request to the app's origin (`APP_ORIGIN`) is answered by `AppServer` from Playwright's request
 routing. The app is untrusted, so the server is deliberately narrow:
 - it answers GET and HEAD only (405 otherwise);
-- it serves regular files from exactly two roots and nothing else: no directory listings, no
-  `..` (raw or percent-encoded), no backslashes or NUL bytes, and no symlink that resolves
-  outside its root;
+- it serves regular files from its roots and nothing else: no directory listings, no `..` (raw
+  or percent-encoded), no backslashes or NUL bytes, and no symlink that resolves outside its root;
+- the roots: the session's own files (its rewritten entry page and `/__xrtest__/`), then the app
+  folder read in place, except its own `__xrtest__`, `node_modules` and `.git` folders, and the
+  pinned `node_modules` at `/node_modules/`;
 - it sends explicit MIME types (`text/javascript` for modules, `application/wasm`, glTF types)
   because module scripts and `WebAssembly.instantiateStreaming` refuse wrong ones;
 - paths named `once` (the harness page module, which carries the session's token) are served a
@@ -30,6 +32,8 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from playwright.sync_api import BrowserContext, Route
+
+from xrbench.xrtest.workspace import HARNESS_DIR
 
 APP_ORIGIN = "http://127.0.0.1:8000"
 
@@ -89,8 +93,17 @@ def _within(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def resolve_request_path(raw_path: str, workspace: Path, node_modules: Path | None) -> Path:
-    """Map a request path to a regular file under one of the two roots, or raise `Refused`.
+# Folders of an app that are never served: the harness's own namespace (a session's files live
+# there), packages (the pinned ones are served at /node_modules/) and version control.
+HIDDEN_APP_FOLDERS = frozenset({HARNESS_DIR, "node_modules", ".git"})
+
+
+def resolve_request_path(raw_path: str, workspace: Path, node_modules: Path | None, app: Path | None = None) -> Path:
+    """Map a request path to a regular file under one of the roots, or raise `Refused`.
+
+    `workspace` is the session's own folder; `app`, when given, the app folder behind it: a path
+    the workspace has no file for is looked up there, except under `/__xrtest__/`, which only the
+    workspace answers, and in the app's `HIDDEN_APP_FOLDERS`.
 
     Traversal checks run on the raw path, on the percent-decoded path and, finally, on the real
     path after symlinks are resolved, so no encoding or link trick reaches outside a root.
@@ -109,11 +122,23 @@ def resolve_request_path(raw_path: str, workspace: Path, node_modules: Path | No
         raise Refused(HTTPStatus.FORBIDDEN, "encoded dot segment in path")
 
     if node_modules is not None and (decoded + "/").startswith(NODE_MODULES_PREFIX):
-        root = node_modules
-        rel = decoded[len(NODE_MODULES_PREFIX) :]
-    else:
-        root = workspace
-        rel = decoded[1:]
+        return _resolve_in(node_modules, decoded[len(NODE_MODULES_PREFIX) :], index=False)
+    rel = decoded[1:]
+    if app is None or rel.split("/", 1)[0] == HARNESS_DIR:
+        return _resolve_in(workspace, rel, index=True)
+    try:
+        return _resolve_in(workspace, rel, index=True)
+    except Refused as e:
+        if e.status != HTTPStatus.NOT_FOUND:
+            raise
+    found = _resolve_in(app, rel, index=True)
+    if HIDDEN_APP_FOLDERS.intersection(Path(os.path.relpath(found, os.path.realpath(app))).parts):
+        raise Refused(HTTPStatus.NOT_FOUND, "not served")
+    return found
+
+
+def _resolve_in(root: Path, rel: str, *, index: bool) -> Path:
+    """The regular file `rel` (decoded, '/'-separated) names under `root`, or raise `Refused`."""
     rel = posixpath.normpath(rel) if rel else ""
     if rel.startswith(("/", "..")) or posixpath.isabs(rel) or (len(rel) > 1 and rel[1] == ":"):
         raise Refused(HTTPStatus.FORBIDDEN, "absolute path")
@@ -124,9 +149,9 @@ def resolve_request_path(raw_path: str, workspace: Path, node_modules: Path | No
     if not _within(real, real_root):
         raise Refused(HTTPStatus.FORBIDDEN, "path resolves outside the served root")
     if os.path.isdir(real):
-        index = os.path.join(real, "index.html")
-        if root == workspace and os.path.isfile(index) and _within(os.path.realpath(index), real_root):
-            return Path(index)
+        index_file = os.path.join(real, "index.html")
+        if index and os.path.isfile(index_file) and _within(os.path.realpath(index_file), real_root):
+            return Path(index_file)
         raise Refused(HTTPStatus.NOT_FOUND, "directory listings are disabled")
     if not os.path.isfile(real):
         raise Refused(HTTPStatus.NOT_FOUND, "not found")
@@ -153,18 +178,27 @@ class Response:
 
 
 class AppServer:
-    """Serves `workspace` at `/` and `node_modules` at `/node_modules/` of `APP_ORIGIN`.
+    """Serves `workspace` at `/` (with `app` behind it) and `node_modules` at `/node_modules/` of `APP_ORIGIN`.
 
     `install(context)` routes the context's requests for the origin here; `respond` is the whole
     policy, as a plain function of method and path. `once`: request paths answered a single time
-    (see the module docstring).
+    (see the module docstring). `app`: the app folder, read in place for every path the
+    workspace (the session's own files) does not have; see `resolve_request_path`.
     """
 
     base_url = APP_ORIGIN
 
-    def __init__(self, workspace: str | Path, node_modules: str | Path | None = None, *, once: Iterable[str] = ()):
+    def __init__(
+        self,
+        workspace: str | Path,
+        node_modules: str | Path | None = None,
+        *,
+        once: Iterable[str] = (),
+        app: str | Path | None = None,
+    ):
         self.workspace = Path(workspace).resolve()
         self.node_modules = Path(node_modules).resolve() if node_modules else None
+        self.app = Path(app).resolve() if app else None
         self.once = frozenset(once)
         self._served_once: set[str] = set()
         self._log: list[ServedRequest] = []
@@ -194,7 +228,7 @@ class AppServer:
             if served:
                 return _refusal(HTTPStatus.NOT_FOUND, "served once")
         try:
-            file = resolve_request_path(raw_path, self.workspace, self.node_modules)
+            file = resolve_request_path(raw_path, self.workspace, self.node_modules, self.app)
         except Refused as e:
             return _refusal(e.status, e.reason)
         except (UnicodeDecodeError, ValueError):

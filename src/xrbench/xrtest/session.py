@@ -409,7 +409,9 @@ class XRSession(PageSession):
         )
         if self.scene is not None:
             shutil.copytree(self.scene.dir, self.workspace.path / HARNESS_DIR / "scenes" / self.scene.name)
-        self.server = AppServer(self.workspace.path, deps.node_modules, once=[self._harness_module])
+        self.server = AppServer(
+            self.workspace.path, deps.node_modules, once=[self._harness_module], app=self.workspace.app_dir
+        )
         browser = self._browser_arg or shared_browser()
         options: dict[str, Any] = {
             "viewport": {"width": self.viewport[0], "height": self.viewport[1]},

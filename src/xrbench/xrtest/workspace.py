@@ -1,11 +1,13 @@
-"""Copy an app into a fresh temporary workspace and point its import map at the pinned node_modules.
+"""A session's workspace: the app's entry page, its import map pointed at the pinned node_modules.
 
 Apps are written for the web: their `index.html` has an import map whose entries point at a CDN
-(jsDelivr, unpkg, esm.sh) or at a relative SDK build. The harness copies the app directory into
-a temporary workspace (the original is never touched) and rewrites that map so every package
-the harness knows resolves to `/node_modules/...` served locally. Entries the harness does not
-know are kept unchanged, so app-specific modules still resolve; if they point at a CDN the request
-is aborted and recorded.
+(jsDelivr, unpkg, esm.sh) or at a relative SDK build. The harness writes a rewritten copy of the
+entry page into a small temporary folder of the session's own, where every package the harness
+knows resolves to `/node_modules/...` served locally. Entries the harness does not know are kept
+unchanged, so app-specific modules still resolve; if they point at a CDN the request is aborted
+and recorded. The rest of the app is served from its own folder, read in place and never written
+(see `server.py`): copying it for every session cost an SDK task, whose workspace holds the SDK's
+sources and build (over a thousand files), about 0.7 s per session.
 
 The workspace also receives the harness's page module (`/__xrtest__/harness.js`, with the
 session's token and the pinned three.js and XR Blocks URLs written in), which is inserted right
@@ -279,7 +281,8 @@ def rewrite_html(
 
 @dataclass
 class Workspace:
-    """A temporary copy of an app, ready to serve. `cleanup()` deletes it."""
+    """A session's own files (`path`: the rewritten entry page, `__xrtest__/`) for the app at
+    `app_dir`, which is served behind them. `cleanup()` deletes `path`; the app is never touched."""
 
     path: Path
     app_dir: Path
@@ -297,12 +300,6 @@ class Workspace:
         self.cleanup()
 
 
-def _ignore(directory: str, names: list[str]) -> set[str]:
-    # The app's own node_modules would shadow nothing (the server maps /node_modules/ to the
-    # pinned copy) but can be huge; VCS folders are never needed.
-    return {n for n in names if n in ("node_modules", ".git", HARNESS_DIR)}
-
-
 def create_workspace(
     app_dir: str | Path,
     deps: WebDeps,
@@ -315,7 +312,7 @@ def create_workspace(
     harness_token: str = "",
     harness_module: str = HARNESS_MODULE,
 ) -> Workspace:
-    """Copy `app_dir` into a new temporary directory and rewrite its entry HTML.
+    """A new temporary workspace for `app_dir`: its entry HTML, rewritten, and the harness files.
 
     `harness_token`: the session's secret, written into the harness page module (see
     `js/kernel.js`); `harness_module`: that module's URL path (a session picks an unguessable one,
@@ -324,9 +321,8 @@ def create_workspace(
     `preload`: module URLs to fetch at once instead of one import level at a time (see
     `session.py`: the pinned modules an earlier session of the same app loaded).
 
-    Symlinks are copied as links (never followed), so a link that points outside the app stays
-    a link and the server refuses it. `extra_files` (path relative to the workspace's `__xrtest__/`
-    folder -> bytes) are written there, e.g. per-session data the page fetches.
+    The entry must be a regular file. `extra_files` (path relative to the workspace's
+    `__xrtest__/` folder -> bytes) are written there, e.g. per-session data the page fetches.
     """
     app = Path(app_dir).resolve()
     if not (app / entry).is_file():
@@ -339,12 +335,12 @@ def create_workspace(
         )
     root = owned_tempdir("xrtest-", dir=parent)
     try:
-        shutil.copytree(app, root, symlinks=True, ignore=_ignore, dirs_exist_ok=True)
-        html_file = root / entry
-        if html_file.is_symlink():
+        if (app / entry).is_symlink():
             raise XRTestError(f"{entry} must be a regular file, not a symlink")
-        text = html_file.read_text(encoding="utf-8")
-        local = local_import_map(deps, root)
+        text = (app / entry).read_text(encoding="utf-8")
+        html_file = root / entry
+        html_file.parent.mkdir(parents=True, exist_ok=True)
+        local = local_import_map(deps, app)
         if inject_harness and "xrblocks" not in local:
             # An SDK workspace not built yet, where the pinned SDK's build is hidden (agent sandbox).
             raise XRTestError(
@@ -352,7 +348,7 @@ def create_workspace(
                 "package's build); in an SDK workspace run `xrbench genxr build-sdk .` first"
             )
         # A module the app no longer has would be a 404 in every request log.
-        preload = [u for u in preload if u.startswith("/node_modules/") or (root / u.lstrip("/")).is_file()]
+        preload = [u for u in preload if u.startswith("/node_modules/") or (app / u.lstrip("/")).is_file()]
         new_text = rewrite_html(text, local, harness_module=harness_module if inject_harness else None, preload=preload)
         html_file.write_text(new_text, encoding="utf-8")
         harness_dir = root / HARNESS_DIR
