@@ -369,3 +369,26 @@ def test_cleanup_when_interrupted_while_opening(xr_browser, monkeypatch):
         s.open()
     assert s.workspace is None and s.server is None and s.context is None
     assert len(xr_browser.contexts) == 0
+
+
+def test_room_ray_reads_the_simulated_room_not_the_app(open_session):
+    """`room_ray`: the living room's table top (0.75 m high around (0, -1.5)) and what the view shows there."""
+    s = open_session(scene="living_room")
+    s.step(2)
+    down = s.room_ray((0.1, 1.5, -1.5), (0, -1, 0))
+    assert down.hit is not None
+    assert down.hit.point == pytest.approx((0.1, 0.75, -1.5), abs=0.01)
+    assert down.hit.distance == pytest.approx(0.75, abs=0.01)
+    assert down.hit.normal == pytest.approx((0, 1, 0), abs=1e-3)
+    eye = s.camera_pose().position
+    assert down.eye == pytest.approx(eye, abs=1e-6)
+    # A point on the table top is where the view shows the room; one 30 cm above it is not.
+    on = s.room_ray(eye, (0.1 - eye[0], 0.75 - eye[1], -1.5 - eye[2]), view_point=(0.1, 0.75, -1.5))
+    assert on.view is not None and on.view.room_min - 0.02 <= on.view.depth <= on.view.room_max + 0.02
+    above = s.room_ray(eye, (0, -1, 0), view_point=(0.1, 1.05, -1.5))
+    assert above.view is not None and above.view.depth < above.view.room_min - 0.1
+    assert 0 < above.view.u < 1 and 0 < above.view.v < 1
+    # The app's own objects are not the room: the lamp's button is not in it.
+    lamp = s.find_by_tag("lamp-button").position
+    through = s.room_ray((lamp[0], lamp[1], lamp[2] + 0.5), (0, 0, -1))
+    assert through.hit is None or through.hit.distance > 0.55

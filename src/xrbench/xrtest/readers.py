@@ -361,6 +361,68 @@ def read_world(session: XRSession) -> WorldInfo:
     )
 
 
+@dataclass(frozen=True)
+class RoomHit:
+    """Where a ray first meets the simulated room: point, distance from the ray's origin, the
+    mesh's name, and the surface's world normal there (None for a mesh without faces)."""
+
+    point: Vec3
+    distance: float
+    name: str
+    normal: Vec3 | None
+
+
+@dataclass(frozen=True)
+class ViewDepths:
+    """A world point's place in the view (`u`, `v` in 0..1 from the bottom left), its depth along
+    the viewing direction, and the least and greatest depth the room shows there and a few depth
+    pixels around it (`math.inf` where nothing is within 60 m)."""
+
+    u: float
+    v: float
+    depth: float
+    room_min: float
+    room_max: float
+
+
+@dataclass(frozen=True)
+class RoomRay:
+    """The simulated room's truth along a ray (`XRSession.room_ray`)."""
+
+    eye: Vec3
+    hit: RoomHit | None
+    view: ViewDepths | None
+
+
+def read_room_ray(
+    session: XRSession,
+    origin: Sequence[float],
+    direction: Sequence[float],
+    view_point: Sequence[float] | None = None,
+    pixels: float = 1.5,
+) -> RoomRay:
+    """The simulated room along a ray from `origin`, and around `view_point`'s place in the view."""
+    d = session.call(
+        "read.roomRay",
+        {
+            "origin": [float(c) for c in origin],
+            "direction": [float(c) for c in direction],
+            "at": [float(c) for c in view_point] if view_point is not None else None,
+            "pixels": float(pixels),
+        },
+    )
+    h, at = d.get("hit"), d.get("at")
+    hit = None
+    if h:
+        normal = _vec(h["normal"]) if h.get("normal") else None
+        hit = RoomHit(_vec(h["point"]), float(h["distance"]), str(h["name"]), normal)
+    view = None
+    if at:  # JSON has no infinity: null is "nothing within 60 m"
+        low, high = (math.inf if x is None else float(x) for x in (at["min"], at["max"]))
+        view = ViewDepths(float(at["u"]), float(at["v"]), float(at["depth"]), low, high)
+    return RoomRay(eye=_vec(d["eye"]), hit=hit, view=view)
+
+
 def read_hand(session: XRSession, handedness: str) -> HandState:
     """The simulator's state of the 'left' or 'right' hand."""
     d = session.call("read.hand", 0 if handedness == "left" else 1)
@@ -522,8 +584,11 @@ __all__ = [
     "DepthInfo",
     "HandState",
     "Plane",
+    "RoomHit",
+    "RoomRay",
     "Surface",
     "Target",
+    "ViewDepths",
     "WorldInfo",
     "XREvent",
     "canonical_event_type",
@@ -533,6 +598,7 @@ __all__ = [
     "read_events",
     "read_hand",
     "read_locations",
+    "read_room_ray",
     "read_tagged",
     "read_world",
     "resolve",

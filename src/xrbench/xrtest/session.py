@@ -818,6 +818,26 @@ class XRSession(PageSession):
 
         return readers.read_world(self).depth
 
+    def room_ray(
+        self,
+        origin: Sequence[float],
+        direction: Sequence[float],
+        *,
+        view_point: Sequence[float] | None = None,
+        pixels: float = 1.5,
+    ) -> readers.RoomRay:
+        """The simulated room's truth along a ray, to compare depth-based placement with.
+
+        `hit`: where the ray from `origin` along `direction` first meets the room the simulator
+        shows (its meshes, not the app's objects or hands), with the surface's normal. With
+        `view_point`, `view`: that point's depth along the viewing direction and the range of
+        depths the room shows at its place in the view and `pixels` depth pixels around it, which
+        is what the app's depth data can tell it there.
+        """
+        from xrbench.xrtest import readers
+
+        return readers.read_room_ray(self, origin, direction, view_point, pixels)
+
     def locations(self) -> dict[str, Vec3]:
         """Named points of the active environment's manifest ("table", "wall", ...)."""
         from xrbench.xrtest import readers

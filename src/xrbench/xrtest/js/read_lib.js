@@ -531,5 +531,54 @@
     return btoa(text);
   }
 
-  state.ops.read = {install, events, tagged, drawn, world, hand, objects, node, uiRect, uiLayout, picture};
+  /**
+   * The simulated room's truth along a ray (what a test compares depth-based placement with): the
+   * first visible surface of the simulator's room on it (hands and other skinned meshes left out),
+   * with its world normal. With `at` (a world point), also that point's depth along the viewing
+   * direction and the least and greatest depth the room shows at its place in the view and
+   * `pixels` depth pixels around it (3 x 3 rays from the eye), depth pixels being the depth frame's
+   * (XR Blocks' default width, 160, before the first frame).
+   */
+  function roomRay({origin, direction, at, pixels}) {
+    const T = THREE();
+    const c = core();
+    const cam = c.camera;
+    const scene = c.simulator.simulatorScene;
+    cam.updateMatrixWorld(true);
+    scene.updateMatrixWorld(true);
+    const eye = cam.getWorldPosition(new T.Vector3());
+    const rc = new T.Raycaster();
+    rc.far = 60;
+    const shown = (o) => { for (let x = o; x; x = x.parent) if (!x.visible) return false; return true; };
+    const first = (o, d) => {
+      rc.set(o, d);
+      return rc.intersectObject(scene, true).find(
+        (i) => i.object.isMesh && !i.object.isSkinnedMesh && shown(i.object)) || null;
+    };
+    const viewDepth = (p) => -p.clone().applyMatrix4(cam.matrixWorldInverse).z;
+    const hit = first(new T.Vector3(...origin), new T.Vector3(...direction).normalize());
+    let normal = null;
+    if (hit && hit.face) {
+      const m = new T.Matrix3().getNormalMatrix(hit.object.matrixWorld);
+      normal = hit.face.normal.clone().applyMatrix3(m).normalize().toArray();
+    }
+    const out = {eye: eye.toArray(), at: null,
+                 hit: hit ? {point: hit.point.toArray(), distance: hit.distance, name: hit.object.name, normal} : null};
+    if (at) {
+      const p = new T.Vector3(...at);
+      const ndc = p.clone().project(cam);
+      const u = (ndc.x + 1) / 2, v = (ndc.y + 1) / 2;
+      const width = (c.depth && c.depth.width) || 160;
+      const depths = [];
+      for (const a of [-1, 0, 1]) for (const b of [-1, 0, 1]) {
+        const q = new T.Vector3(2 * (u + a * pixels / width) - 1, 2 * (v + b * pixels / width) - 1, 0.5);
+        const r = first(eye, q.unproject(cam).sub(eye).normalize());
+        depths.push(r ? viewDepth(r.point) : Infinity);  // nothing within 60 m (JSON: null)
+      }
+      out.at = {u, v, depth: viewDepth(p), min: Math.min(...depths), max: Math.max(...depths)};
+    }
+    return out;
+  }
+
+  state.ops.read = {install, events, tagged, drawn, world, hand, objects, node, uiRect, uiLayout, picture, roomRay};
 })();

@@ -75,46 +75,6 @@ PLANS = {
     },
 }
 
-# The room's truth for one ray and one pin: the first surface of the simulated room on the ray
-# (hands left out), and the depths along the viewing direction the room shows at the pin's place
-# in the view and QUERY_PX depth pixels around it (min, max), with the pin's own depth.
-TRUTH = r"""
-(h, arg) => {
-  const THREE = h.THREE, cam = h.core.camera, scene = h.core.simulator.simulatorScene;
-  cam.updateMatrixWorld(true);
-  scene.updateMatrixWorld(true);
-  const eye = cam.getWorldPosition(new THREE.Vector3());
-  const rc = new THREE.Raycaster();
-  rc.far = 60;
-  const shown = (o) => { for (let x = o; x; x = x.parent) if (!x.visible) return false; return true; };
-  const first = (o, d) => {
-    rc.set(o, d);
-    return rc.intersectObject(scene, true).find(
-      (i) => i.object.isMesh && !i.object.isSkinnedMesh && shown(i.object)) || null;
-  };
-  const viewDepth = (p) => -p.clone().applyMatrix4(cam.matrixWorldInverse).z;
-  const origin = new THREE.Vector3(...arg.origin);
-  const dir = new THREE.Vector3(...arg.dir).normalize();
-  const hit = first(origin, dir);
-  const out = {eye: eye.toArray(), hit: hit ? {point: hit.point.toArray(), distance: hit.distance,
-                                               name: hit.object.name} : null};
-  if (arg.pin) {
-    const p = new THREE.Vector3(...arg.pin);
-    const ndc = p.clone().project(cam);
-    const u = (ndc.x + 1) / 2, v = (ndc.y + 1) / 2;
-    const depths = [];
-    for (const a of [-1, 0, 1]) for (const b of [-1, 0, 1]) {
-      const q = new THREE.Vector3(2 * (u + a * arg.px / 160) - 1, 2 * (v + b * arg.px / 160) - 1, 0.5);
-      const d = q.unproject(cam).sub(eye).normalize();
-      const r = first(eye, d);
-      depths.push(r ? viewDepth(r.point) : Infinity);
-    }
-    out.pin = {u, v, depth: viewDepth(p), min: Math.min(...depths), max: Math.max(...depths)};
-  }
-  return out;
-}
-"""
-
 
 def fmt(p) -> str:
     return "(" + ", ".join(f"{c:.3f}" for c in p) + ")"
@@ -264,24 +224,24 @@ def check_pin(xr, when: str, node, ray: tuple[Vec, Vec], hand: str) -> Vec:
     state = node.state if isinstance(node.state, dict) else {}
     assert state.get("hand") == hand, f"{when}: expected the pin's state.hand {hand!r}; observed {node.state}"
     p = centre(node)
-    truth = xr.probe(TRUTH, {"origin": list(origin), "dir": list(direction), "pin": list(p), "px": QUERY_PX})
-    hit = truth["hit"]
-    assert hit is not None and MIN_RANGE < hit["distance"] < MAX_RANGE, f"test setup: the ray meets no surface {truth}"
+    truth = xr.room_ray(origin, direction, view_point=p, pixels=QUERY_PX)
+    hit = truth.hit
+    assert hit is not None and MIN_RANGE < hit.distance < MAX_RANGE, f"test setup: the ray meets no surface {truth}"
     rel = [a - b for a, b in zip(p, origin, strict=True)]
     along = sum(r * d for r, d in zip(rel, direction, strict=True))
     off = math.sqrt(max(0.0, sum(r * r for r in rel) - along * along))
     where = (
-        f"the {hand} hand's ray from {fmt(origin)} along {fmt(direction)} meets the room ({hit['name']}) "
-        f"at {fmt(hit['point'])}, {hit['distance']:.2f} m from the hand"
+        f"the {hand} hand's ray from {fmt(origin)} along {fmt(direction)} meets the room ({hit.name}) "
+        f"at {fmt(hit.point)}, {hit.distance:.2f} m from the hand"
     )
     assert off <= ON_RAY, (
         f"{when}: expected the pin on the ray: {where}; observed it at {fmt(p)}, {off:.3f} m off the ray"
     )
-    q = truth["pin"]
-    lo_d, hi_d = q["min"] - depth_tol(q["min"]), q["max"] + depth_tol(q["max"])
-    assert lo_d <= q["depth"] <= hi_d, (
+    q = truth.view
+    lo_d, hi_d = q.room_min - depth_tol(q.room_min), q.room_max + depth_tol(q.room_max)
+    assert lo_d <= q.depth <= hi_d, (
         f"{when}: expected the pin on the real surface where {where}; observed it at {fmt(p)}, {along:.2f} m "
-        f"along the ray, {q['depth']:.2f} m ahead of the eyes where the room is {q['min']:.2f}-{q['max']:.2f} m "
+        f"along the ray, {q.depth:.2f} m ahead of the eyes where the room is {q.room_min:.2f}-{q.room_max:.2f} m "
         f"ahead"
     )
     return p
@@ -474,9 +434,9 @@ def test_a_pinch_that_meets_no_surface_drops_nothing(xr):
     position, look, target = p["far"]
     stand(xr, (position, look))
     ray = aim(xr, "non_dominant", target)
-    truth = xr.probe(TRUTH, {"origin": list(ray[0]), "dir": list(ray[1]), "pin": None, "px": QUERY_PX})
-    assert truth["hit"] and truth["hit"]["distance"] > MAX_RANGE + 0.2, f"test setup: {truth}"
-    miss(f"at a surface {truth['hit']['distance']:.1f} m from the hand", "non_dominant")
+    truth = xr.room_ray(ray[0], ray[1])
+    assert truth.hit and truth.hit.distance > MAX_RANGE + 0.2, f"test setup: {truth}"
+    miss(f"at a surface {truth.hit.distance:.1f} m from the hand", "non_dominant")
     park(xr, "non_dominant")
 
     # A wall within reach completes the measurement.

@@ -84,51 +84,6 @@ PLANS = {
     },
 }
 
-# The room's truth for one ray: the first surface of the simulated room on the ray (hands left out)
-# with its world normal there, and, for a splat's centre, the depths along the viewing direction the
-# room shows at that place in the view and QUERY_PX depth pixels around it (min, max).
-TRUTH = r"""
-(h, arg) => {
-  const THREE = h.THREE, cam = h.core.camera, scene = h.core.simulator.simulatorScene;
-  cam.updateMatrixWorld(true);
-  scene.updateMatrixWorld(true);
-  const eye = cam.getWorldPosition(new THREE.Vector3());
-  const rc = new THREE.Raycaster();
-  rc.far = 60;
-  const shown = (o) => { for (let x = o; x; x = x.parent) if (!x.visible) return false; return true; };
-  const first = (o, d) => {
-    rc.set(o, d);
-    return rc.intersectObject(scene, true).find(
-      (i) => i.object.isMesh && !i.object.isSkinnedMesh && shown(i.object)) || null;
-  };
-  const viewDepth = (p) => -p.clone().applyMatrix4(cam.matrixWorldInverse).z;
-  const origin = new THREE.Vector3(...arg.origin);
-  const dir = new THREE.Vector3(...arg.dir).normalize();
-  const hit = first(origin, dir);
-  let normal = null;
-  if (hit && hit.face) {
-    const m = new THREE.Matrix3().getNormalMatrix(hit.object.matrixWorld);
-    normal = hit.face.normal.clone().applyMatrix3(m).normalize().toArray();
-  }
-  const out = {eye: eye.toArray(), hit: hit ? {point: hit.point.toArray(), distance: hit.distance,
-                                               name: hit.object.name, normal} : null};
-  if (arg.at) {
-    const p = new THREE.Vector3(...arg.at);
-    const ndc = p.clone().project(cam);
-    const u = (ndc.x + 1) / 2, v = (ndc.y + 1) / 2;
-    const depths = [];
-    for (const a of [-1, 0, 1]) for (const b of [-1, 0, 1]) {
-      const q = new THREE.Vector3(2 * (u + a * arg.px / 160) - 1, 2 * (v + b * arg.px / 160) - 1, 0.5);
-      const d = q.unproject(cam).sub(eye).normalize();
-      const r = first(eye, d);
-      depths.push(r ? viewDepth(r.point) : Infinity);
-    }
-    out.at = {u, v, depth: viewDepth(p), min: Math.min(...depths), max: Math.max(...depths)};
-  }
-  return out;
-}
-"""
-
 
 def fmt(p) -> str:
     return "(" + ", ".join(f"{c:.3f}" for c in p) + ")"
@@ -332,31 +287,31 @@ def check_splat(xr, when: str, s: Splat, ray: tuple[Vec, Vec], hand: str) -> Spl
         f"{when}: expected a round disc; its outline reaches only {100 * s.roundness:.0f}% as far in some "
         f"directions as in others"
     )
-    truth = xr.probe(TRUTH, {"origin": list(origin), "dir": list(direction), "at": list(s.centre), "px": QUERY_PX})
-    hit = truth["hit"]
-    assert hit is not None and MIN_RANGE < hit["distance"] < MAX_RANGE, f"test setup: the ray meets no surface {truth}"
+    truth = xr.room_ray(origin, direction, view_point=s.centre, pixels=QUERY_PX)
+    hit = truth.hit
+    assert hit is not None and MIN_RANGE < hit.distance < MAX_RANGE, f"test setup: the ray meets no surface {truth}"
     p = s.centre
     rel = [a - b for a, b in zip(p, origin, strict=True)]
     along = sum(r * d for r, d in zip(rel, direction, strict=True))
     off = math.sqrt(max(0.0, sum(r * r for r in rel) - along * along))
     where = (
-        f"the {hand} hand's ray from {fmt(origin)} along {fmt(direction)} meets the room ({hit['name']}) "
-        f"at {fmt(hit['point'])}, {hit['distance']:.2f} m from the hand"
+        f"the {hand} hand's ray from {fmt(origin)} along {fmt(direction)} meets the room ({hit.name}) "
+        f"at {fmt(hit.point)}, {hit.distance:.2f} m from the hand"
     )
     assert off <= ON_RAY, (
         f"{when}: expected the splat's centre on the ray: {where}; observed it at {fmt(p)}, {off:.3f} m off the ray"
     )
-    q = truth["at"]
-    lo_d, hi_d = q["min"] - depth_tol(q["min"]), q["max"] + depth_tol(q["max"])
-    assert lo_d <= q["depth"] <= hi_d, (
+    q = truth.view
+    lo_d, hi_d = q.room_min - depth_tol(q.room_min), q.room_max + depth_tol(q.room_max)
+    assert lo_d <= q.depth <= hi_d, (
         f"{when}: expected the splat on the real surface where {where}; observed its centre at {fmt(p)}, "
-        f"{along:.2f} m along the ray, {q['depth']:.2f} m ahead of the eyes where the room is "
-        f"{q['min']:.2f}-{q['max']:.2f} m ahead"
+        f"{along:.2f} m along the ray, {q.depth:.2f} m ahead of the eyes where the room is "
+        f"{q.room_min:.2f}-{q.room_max:.2f} m ahead"
     )
-    tilt = angle(s.normal, hit["normal"])
+    tilt = angle(s.normal, hit.normal)
     assert tilt <= NORMAL_TOL, (
         f"{when}: expected the splat to lie flat on the surface where {where}: its face perpendicular to the "
-        f"surface's normal {fmt(hit['normal'])} within {NORMAL_TOL:.0f} degrees; observed the disc's normal "
+        f"surface's normal {fmt(hit.normal)} within {NORMAL_TOL:.0f} degrees; observed the disc's normal "
         f"{fmt(s.normal)}, {tilt:.1f} degrees off"
     )
     check_size(s, 0.0, when)
@@ -651,9 +606,9 @@ def test_a_pinch_that_meets_no_surface_throws_nothing(xr):
     position, look, target = p["far"]
     stand(xr, (position, look))
     ray = aim(xr, "dominant", target)
-    truth = xr.probe(TRUTH, {"origin": list(ray[0]), "dir": list(ray[1]), "at": None, "px": QUERY_PX})
-    assert truth["hit"] and truth["hit"]["distance"] > MAX_RANGE + 0.2, f"test setup: {truth}"
-    miss(f"at a surface {truth['hit']['distance']:.1f} m from the hand", "dominant")
+    truth = xr.room_ray(ray[0], ray[1])
+    assert truth.hit and truth.hit.distance > MAX_RANGE + 0.2, f"test setup: {truth}"
+    miss(f"at a surface {truth.hit.distance:.1f} m from the hand", "dominant")
     park(xr, "dominant")
     assert len(of_hand(splats(xr), dom)) == MAX_PER_HAND
 

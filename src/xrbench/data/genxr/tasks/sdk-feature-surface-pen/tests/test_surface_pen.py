@@ -78,46 +78,6 @@ PLANS = {
     },
 }
 
-# The room's truth for one ray and one vertex: the first surface of the simulated room on the ray
-# (hands left out), and the depths along the viewing direction the room shows at the vertex's place
-# in the view and QUERY_PX depth pixels around it (min, max), with the vertex's own depth.
-TRUTH = r"""
-(h, arg) => {
-  const THREE = h.THREE, cam = h.core.camera, scene = h.core.simulator.simulatorScene;
-  cam.updateMatrixWorld(true);
-  scene.updateMatrixWorld(true);
-  const eye = cam.getWorldPosition(new THREE.Vector3());
-  const rc = new THREE.Raycaster();
-  rc.far = 60;
-  const shown = (o) => { for (let x = o; x; x = x.parent) if (!x.visible) return false; return true; };
-  const first = (o, d) => {
-    rc.set(o, d);
-    return rc.intersectObject(scene, true).find(
-      (i) => i.object.isMesh && !i.object.isSkinnedMesh && shown(i.object)) || null;
-  };
-  const viewDepth = (p) => -p.clone().applyMatrix4(cam.matrixWorldInverse).z;
-  const origin = new THREE.Vector3(...arg.origin);
-  const dir = new THREE.Vector3(...arg.dir).normalize();
-  const hit = first(origin, dir);
-  const out = {eye: eye.toArray(), hit: hit ? {point: hit.point.toArray(), distance: hit.distance,
-                                               name: hit.object.name} : null};
-  if (arg.pin) {
-    const p = new THREE.Vector3(...arg.pin);
-    const ndc = p.clone().project(cam);
-    const u = (ndc.x + 1) / 2, v = (ndc.y + 1) / 2;
-    const depths = [];
-    for (const a of [-1, 0, 1]) for (const b of [-1, 0, 1]) {
-      const q = new THREE.Vector3(2 * (u + a * arg.px / 160) - 1, 2 * (v + b * arg.px / 160) - 1, 0.5);
-      const d = q.unproject(cam).sub(eye).normalize();
-      const r = first(eye, d);
-      depths.push(r ? viewDepth(r.point) : Infinity);
-    }
-    out.pin = {u, v, depth: viewDepth(p), min: Math.min(...depths), max: Math.max(...depths)};
-  }
-  return out;
-}
-"""
-
 # Every object of the app's scene tagged as a stroke: how it is made and its drawn vertices in the
 # world (the draw range of its geometry, through its matrixWorld).
 STROKES = r"""
@@ -291,39 +251,37 @@ def by_uuid(xr, uuid: str, when: str) -> dict:
     return found[0]
 
 
-def truth(xr, ray: tuple[Vec, Vec], pin=None) -> dict:
-    return xr.probe(
-        TRUTH, {"origin": list(ray[0]), "dir": list(ray[1]), "pin": list(pin) if pin else None, "px": QUERY_PX}
-    )
+def truth(xr, ray: tuple[Vec, Vec], pin=None):
+    return xr.room_ray(ray[0], ray[1], view_point=pin, pixels=QUERY_PX)
 
 
 def room_point(xr, ray: tuple[Vec, Vec]) -> Vec | None:
     """Where the ray meets the simulated room within range, or None."""
-    hit = truth(xr, ray)["hit"]
-    if hit is None or not MIN_RANGE < hit["distance"] < MAX_RANGE:
+    hit = truth(xr, ray).hit
+    if hit is None or not MIN_RANGE < hit.distance < MAX_RANGE:
         return None
-    return tuple(hit["point"])  # type: ignore[return-value]
+    return hit.point
 
 
 def check_vertex(xr, when: str, p: Vec, ray: tuple[Vec, Vec], hand: str) -> None:
     """The vertex lies on the hand's ray and on the real surface there."""
     origin, direction = ray
     t = truth(xr, ray, p)
-    hit = t["hit"]
-    assert hit is not None and MIN_RANGE < hit["distance"] < MAX_RANGE, f"test setup: the ray meets no surface {t}"
+    hit = t.hit
+    assert hit is not None and MIN_RANGE < hit.distance < MAX_RANGE, f"test setup: the ray meets no surface {t}"
     rel = [a - b for a, b in zip(p, origin, strict=True)]
     along = sum(r * d for r, d in zip(rel, direction, strict=True))
     off = math.sqrt(max(0.0, sum(r * r for r in rel) - along * along))
     where = (
-        f"the {hand} hand's ray from {fmt(origin)} along {fmt(direction)} meets the room ({hit['name']}) "
-        f"at {fmt(hit['point'])}, {hit['distance']:.2f} m from the hand"
+        f"the {hand} hand's ray from {fmt(origin)} along {fmt(direction)} meets the room ({hit.name}) "
+        f"at {fmt(hit.point)}, {hit.distance:.2f} m from the hand"
     )
     assert off <= ON_RAY, f"{when}: expected the vertex on the ray: {where}; observed it at {fmt(p)}, {off:.3f} m off"
-    q = t["pin"]
-    lo_d, hi_d = q["min"] - depth_tol(q["min"]), q["max"] + depth_tol(q["max"])
-    assert lo_d <= q["depth"] <= hi_d, (
+    q = t.view
+    lo_d, hi_d = q.room_min - depth_tol(q.room_min), q.room_max + depth_tol(q.room_max)
+    assert lo_d <= q.depth <= hi_d, (
         f"{when}: expected the vertex on the real surface where {where}; observed it at {fmt(p)}, {along:.2f} m "
-        f"along the ray, {q['depth']:.2f} m ahead of the eyes where the room is {q['min']:.2f}-{q['max']:.2f} m ahead"
+        f"along the ray, {q.depth:.2f} m ahead of the eyes where the room is {q.room_min:.2f}-{q.room_max:.2f} m ahead"
     )
 
 
@@ -693,17 +651,17 @@ def test_frames_that_meet_no_surface_add_nothing_and_the_stroke_goes_on(xr):
     position, look, target = p["far"]
     stand(xr, (position, look))
     ray = aim(xr, "non_dominant", target)
-    hit = truth(xr, ray)["hit"]
-    assert hit and hit["distance"] > MAX_RANGE + 0.2, f"test setup: {hit}"
-    far = start(xr, "non_dominant", f"a pinch at a surface {hit['distance']:.1f} m from the hand", 1)
+    hit = truth(xr, ray).hit
+    assert hit and hit.distance > MAX_RANGE + 0.2, f"test setup: {hit}"
+    far = start(xr, "non_dominant", f"a pinch at a surface {hit.distance:.1f} m from the hand", 1)
     assert not far["points"], (
-        f"expected no vertex from a surface {hit['distance']:.1f} m from the hand; observed {far['points']}"
+        f"expected no vertex from a surface {hit.distance:.1f} m from the hand; observed {far['points']}"
     )
     for i, dy in enumerate((0.1, 0.2, 0.3)):
         ray = turn(xr, "non_dominant", (target[0], target[1] + dy, target[2]))
-        hit = truth(xr, ray)["hit"]
+        hit = truth(xr, ray).hit
         now = by_uuid(xr, far["uuid"], "far")
-        assert hit is None or hit["distance"] > MAX_RANGE + 0.2 or now["points"] == [], f"test setup: {hit}"
+        assert hit is None or hit.distance > MAX_RANGE + 0.2 or now["points"] == [], f"test setup: {hit}"
         assert not now["points"], (
             f"frame {i + 1} with the ray at surfaces farther than 5 m: expected nothing added; observed {now['points']}"
         )
