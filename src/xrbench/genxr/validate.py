@@ -399,7 +399,9 @@ def validate(
                 rec["correct"] = bool(outcomes) and all(_correct(rec["kind"], o) for o in outcomes)
             entry["mutation_score"] = mutation_score(entry["candidates"].values())
         report = {"summary": summarize(tasks, per_task), "repeats": repeats, "tasks": per_task}
-        atomic_write_json(out, report)
+        # One line per candidate (report > tasks > task > candidates > candidate): its runs and
+        # per-test records are most of the file, and a rerun rewrites only the candidates it ran.
+        atomic_write_json(out, report, one_line_from=4)
         return report
 
     # Repeats of one candidate run apart in time (repeat-major order), so that a flake that depends

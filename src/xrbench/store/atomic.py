@@ -46,5 +46,19 @@ def atomic_write_text(path: str | Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
-def atomic_write_json(path: str | Path, obj: Any, indent: int | None = 2) -> None:
-    atomic_write_text(path, json.dumps(obj, indent=indent, ensure_ascii=False) + "\n")
+def atomic_write_json(path: str | Path, obj: Any, indent: int | None = 2, one_line_from: int | None = None) -> None:
+    """Write `obj` as JSON, atomically. With `one_line_from`, objects nested that deep (the top is
+    depth 0) are written on one line each: a large report whose records are rewritten one at a time
+    stays small and its diffs name the records that changed."""
+    text = json.dumps(obj, indent=indent, ensure_ascii=False) if one_line_from is None else _layered(obj, one_line_from)
+    atomic_write_text(path, text + "\n")
+
+
+def _layered(obj: Any, one_line_from: int, depth: int = 0) -> str:
+    if depth >= one_line_from or not isinstance(obj, dict) or not obj:
+        return json.dumps(obj, ensure_ascii=False)
+    pad = "  " * (depth + 1)
+    items = [
+        f"{pad}{json.dumps(k, ensure_ascii=False)}: {_layered(v, one_line_from, depth + 1)}" for k, v in obj.items()
+    ]
+    return "{\n" + ",\n".join(items) + "\n" + "  " * depth + "}"
