@@ -72,7 +72,8 @@ READ = r"""
       const box = new THREE.Box3().setFromObject(c);
       const size = box.isEmpty() ? [0, 0, 0] : box.getSize(new THREE.Vector3()).toArray();
       const m = Array.isArray(c.material) ? c.material[0] : c.material;
-      const color = m && m.color ? [m.color.r, m.color.g, m.color.b].map((v) => Math.round(255 * v)) : null;
+      const hex = m && m.color ? m.color.getHex() : null;  // sRGB, as a developer writes colours
+      const color = hex === null ? null : [(hex >> 16) & 255, (hex >> 8) & 255, hex & 255];
       pieces.push({position: box.isEmpty() ? new THREE.Vector3().setFromMatrixPosition(c.matrixWorld).toArray()
                                            : box.getCenter(new THREE.Vector3()).toArray(),
                    size, color});

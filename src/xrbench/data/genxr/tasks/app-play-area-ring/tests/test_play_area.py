@@ -52,7 +52,8 @@ READ = r"""
     const t = o.userData && o.userData.xrblocksDevtools;
     if (!t || String(t.tag) !== arg.tag) return;
     const m = Array.isArray(o.material) ? o.material[0] : o.material;
-    const color = m && m.color ? [m.color.r, m.color.g, m.color.b].map((v) => Math.round(255 * v)) : null;
+    const hex = m && m.color ? m.color.getHex() : null;  // sRGB, as a developer writes colours
+      const color = hex === null ? null : [(hex >> 16) & 255, (hex >> 8) & 255, hex & 255];
     const entry = {shown: shown.has(o), color, vertices: null};
     const pos = o.geometry && o.geometry.attributes && o.geometry.attributes.position;
     if (arg.vertices && pos) {
