@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from xrbench.xrtest.assertions import assert_no_errors
@@ -230,45 +231,12 @@ def expect_centred(xr, what: str) -> None:
 
 
 def centre_offset(stars: list[list[float]], eye: Vec) -> Vec:
-    """Least-squares offset c (from the eyes) of the sphere through the stars, by Gauss-Newton."""
-    c = [0.0, 0.0, 0.0]
-    for _ in range(20):
-        jtj = [[0.0] * 3 for _ in range(3)]
-        jtr = [0.0] * 3
-        for p in stars:
-            d = [p[i] - eye[i] - c[i] for i in range(3)]
-            n = math.sqrt(sum(x * x for x in d)) or 1e-9
-            r = n - RADIUS
-            g = [-x / n for x in d]
-            for i in range(3):
-                jtr[i] += g[i] * r
-                for j in range(3):
-                    jtj[i][j] += g[i] * g[j]
-        delta = solve3(jtj, [-x for x in jtr])
-        c = [c[i] + delta[i] for i in range(3)]
-        if math.sqrt(sum(x * x for x in delta)) < 1e-6:
-            break
-    return (c[0], c[1], c[2])
-
-
-def solve3(a: list[list[float]], b: list[float]) -> list[float]:
-    def det(m):
-        return (
-            m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
-            - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
-            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
-        )
-
-    d = det(a)
-    if abs(d) < 1e-12:
-        return [0.0, 0.0, 0.0]
-    out = []
-    for k in range(3):
-        m = [row[:] for row in a]
-        for i in range(3):
-            m[i][k] = b[i]
-        out.append(det(m) / d)
-    return out
+    """Offset from the eyes of the sphere best fitting the stars (linear least squares:
+    |p|^2 = 2 p.c + (r^2 - |c|^2) for every star p, solved for the centre c)."""
+    p = np.asarray(stars, dtype=float) - np.asarray(eye, dtype=float)
+    a = np.hstack([2 * p, np.ones((len(p), 1))])
+    c = np.linalg.lstsq(a, (p * p).sum(axis=1), rcond=None)[0]
+    return (float(c[0]), float(c[1]), float(c[2]))
 
 
 def test_the_stars_fill_the_upper_sky_and_go_with_the_user_without_turning(xr):
