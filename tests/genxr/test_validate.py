@@ -124,8 +124,9 @@ def test_runs_of_another_harness_are_rerun_only_when_asked(tmp_path):
 def test_a_new_solution_keeps_the_runs_of_the_others(tmp_path):
     # A blind solution or a mutant added later must not re-run the whole task; a changed solution
     # (or test) runs again.
+    # The report is kept compressed (as the bundled suite's is): the runs are read back from it.
     task_dir = make_app_task(tmp_path / "suite")
-    out = tmp_path / "v.json"
+    out = tmp_path / "v.json.gz"
     validate([load_task(task_dir)], out, pytest_args=[])
     base = (task_dir / "solutions" / "valid" / "ok" / "main.js").read_text()
     (task_dir / "solutions" / "valid" / "blind").mkdir()

@@ -223,7 +223,7 @@ def _run(item: tuple[Candidate, int, tuple[str, ...]]) -> dict[str, Any]:
 # The bundled suite's representative subset, fixed so that the main job's time does not move as
 # tasks are added or converted: five tasks that together cover every type and capability label,
 # the cheapest such cover by the candidate times of the whole-suite validation (docs/validation/
-# suite.json: two valid runs, the adversarial and untouched ones and three mutants per task; no
+# suite.json.gz: two valid runs, the adversarial and untouched ones and three mutants per task; no
 # cover has four tasks). The README gives its make run time (13 min 45 s on a fresh clone, 2026-12-04).
 PINNED_REPRESENTATIVE = (
     "app-touch-piano",

@@ -6,6 +6,7 @@ new one, never a truncated one.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import tempfile
@@ -49,9 +50,12 @@ def atomic_write_text(path: str | Path, text: str) -> None:
 def atomic_write_json(path: str | Path, obj: Any, indent: int | None = 2, one_line_from: int | None = None) -> None:
     """Write `obj` as JSON, atomically. With `one_line_from`, objects nested that deep (the top is
     depth 0) are written on one line each: a large report whose records are rewritten one at a time
-    stays small and its diffs name the records that changed."""
+    stays small and its diffs name the records that changed. A path ending in `.gz` is written
+    gzip-compressed, byte for byte the same for the same content (no timestamp in the header), so
+    a committed report changes only when its content does."""
     text = json.dumps(obj, indent=indent, ensure_ascii=False) if one_line_from is None else _layered(obj, one_line_from)
-    atomic_write_text(path, text + "\n")
+    data = (text + "\n").encode("utf-8")
+    atomic_write_bytes(path, gzip.compress(data, mtime=0) if str(path).endswith(".gz") else data)
 
 
 def _layered(obj: Any, one_line_from: int, depth: int = 0) -> str:

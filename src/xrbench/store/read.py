@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
 import json
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -10,10 +12,14 @@ from xrbench.errors import Problem, ValidationError
 
 
 def read_json(path: str | Path) -> Any:
-    """Parse a JSON file; a missing file or bad JSON is a one-line `ValidationError`."""
+    """Parse a JSON file (gzip-compressed when its name ends in `.gz`); a missing file, a broken
+    archive or bad JSON is a one-line `ValidationError`."""
     name = str(path)
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
+        data = Path(path).read_bytes()
+        return json.loads(gzip.decompress(data) if name.endswith(".gz") else data.decode("utf-8"))
+    except (gzip.BadGzipFile, EOFError, zlib.error) as e:
+        raise ValidationError([Problem(name, "", "", f"not a readable gzip file ({e})")]) from None
     except FileNotFoundError:
         raise ValidationError([Problem(name, "", "", "file not found")]) from None
     except UnicodeDecodeError as e:
